@@ -1,0 +1,687 @@
+//! Turn flow shared by every rule system: a game with its seeded generator, history and undo,
+//! explicit chance, whole plays and the step-by-step interface, and JSON of the whole game.
+
+use crate::dice::{ChanceOutcome, GameRng, Roll, rng_from_seed};
+use crate::play::{Play, Step, dedup_by_result};
+use crate::rules::{Rules, RulesConfig};
+use crate::system::{Node, Orders, Outcome, RuleSystem, SystemRules};
+use crate::{Error, Result, backgammon, classic, family, race};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// One thing that happened in a game, in order.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "event")]
+pub enum Event {
+    /// `seat` rolled.
+    Roll {
+        /// Who rolled.
+        seat: u8,
+        /// What.
+        roll: Roll,
+    },
+    /// `seat` made a play.
+    Play {
+        /// Who played.
+        seat: u8,
+        /// The play.
+        play: Play,
+    },
+    /// `seat` could not use its roll; it was lost.
+    Forfeit {
+        /// Whose roll was lost.
+        seat: u8,
+    },
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(bound = "S: Serialize + serde::de::DeserializeOwned")]
+struct Snapshot<S> {
+    state: S,
+    taken: Play,
+    rng: GameRng,
+    log_len: usize,
+}
+
+/// A game of one rule system: its position, the steps taken in the current play, the generator
+/// and the history. Use [`Game`] to choose the system at run time.
+#[derive(Clone, Debug)]
+pub struct GameOf<R: RuleSystem> {
+    system: R,
+    rules: Rules,
+    /// Position at the start of the current play (or at a chance node).
+    start: R::State,
+    /// Steps of the current play taken one by one.
+    taken: Play,
+    /// `state` with `taken` applied.
+    current: R::State,
+    rng: GameRng,
+    history: Vec<Snapshot<R::State>>,
+    log: Vec<Event>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(bound = "S: Serialize + serde::de::DeserializeOwned")]
+struct GameJson<S> {
+    rules: Rules,
+    state: S,
+    taken: Play,
+    rng: GameRng,
+    history: Vec<Snapshot<S>>,
+    log: Vec<Event>,
+}
+
+impl<R: RuleSystem> GameOf<R> {
+    /// A new game from the starting position.
+    pub fn new(system: R, rules: Rules, seed: u64) -> GameOf<R> {
+        let state = system.initial_state();
+        GameOf {
+            system,
+            rules,
+            start: state,
+            taken: Play::new(),
+            current: state,
+            rng: rng_from_seed(seed),
+            history: Vec::new(),
+            log: Vec::new(),
+        }
+    }
+
+    /// A game from a given (validated) position.
+    pub fn from_state(system: R, rules: Rules, state: R::State, seed: u64) -> Result<GameOf<R>> {
+        system.validate_state(&state)?;
+        let mut g = GameOf::new(system, rules, seed);
+        g.start = state;
+        g.current = state;
+        g.resolve_unplayable();
+        Ok(g)
+    }
+
+    /// The rule system.
+    pub fn system(&self) -> &R {
+        &self.system
+    }
+    /// The rules this game plays by.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+    /// The current position (with the steps of an unfinished play applied).
+    pub fn state(&self) -> &R::State {
+        &self.current
+    }
+    /// The steps of the current play taken so far with [`GameOf::step`].
+    pub fn taken(&self) -> &[Step] {
+        self.taken.steps()
+    }
+    /// Everything that happened so far.
+    pub fn log(&self) -> &[Event] {
+        &self.log
+    }
+    /// What happens next.
+    pub fn node(&self) -> Node {
+        self.system.node(&self.current)
+    }
+    /// Whether the next event is a roll.
+    pub fn is_chance_node(&self) -> bool {
+        self.node() == Node::Chance
+    }
+    /// Whether the game has ended.
+    pub fn is_over(&self) -> bool {
+        self.node() == Node::Over
+    }
+    /// The seat to roll or to play.
+    pub fn to_move(&self) -> u8 {
+        self.system.to_move(&self.current)
+    }
+    /// Number of seats.
+    pub fn seats(&self) -> u8 {
+        self.system.seats()
+    }
+    /// How the game ended, if it has.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.system.outcome(&self.current)
+    }
+    /// The lowest winning seat, if the game is over.
+    pub fn winner(&self) -> Option<u8> {
+        self.outcome().and_then(|o| o.first_winner())
+    }
+    /// Per-seat returns (zero-sum), or zeros while the game goes on.
+    pub fn returns(&self) -> Vec<f64> {
+        match self.outcome() {
+            Some(o) => o.returns(self.seats()),
+            None => vec![0.0; self.seats() as usize],
+        }
+    }
+
+    /// The outcomes of the roll due now with their probabilities (empty unless at a chance node).
+    pub fn chance_outcomes(&self) -> Vec<ChanceOutcome> {
+        if self.is_chance_node() {
+            self.system.chance_outcomes(&self.current)
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn snapshot(&mut self) {
+        self.history.push(Snapshot {
+            state: self.start,
+            taken: self.taken,
+            rng: self.rng.clone(),
+            log_len: self.log.len(),
+        });
+    }
+
+    /// Rolls with the game's generator and returns the roll.
+    pub fn roll(&mut self) -> Result<Roll> {
+        self.require(Node::Chance, "roll")?;
+        // The snapshot keeps the generator as it was, so undo restores it exactly.
+        self.snapshot();
+        let roll = self.system.sample_roll(&self.current, &mut self.rng);
+        self.apply_roll(roll);
+        Ok(roll)
+    }
+
+    /// Sets the roll (for analysis or replay); validated for this variant and position.
+    pub fn set_roll(&mut self, roll: Roll) -> Result<()> {
+        self.require(Node::Chance, "roll")?;
+        self.system.check_roll(&self.current, roll)?;
+        self.snapshot();
+        self.apply_roll(roll);
+        Ok(())
+    }
+
+    fn apply_roll(&mut self, roll: Roll) {
+        let seat = self.system.to_move(&self.current);
+        self.log.push(Event::Roll { seat, roll });
+        self.system.begin_roll(&mut self.current, roll);
+        self.start = self.current;
+        self.resolve_unplayable();
+    }
+
+    /// At a decision node with no legal play the roll is lost at once.
+    fn resolve_unplayable(&mut self) {
+        let mut buf = Vec::new();
+        // Each forfeit moves the turn on, so this ends; the bound guards a faulty system.
+        for _ in 0..64 {
+            if self.system.node(&self.current) != Node::Decision || !self.taken.is_empty() {
+                return;
+            }
+            buf.clear();
+            self.system
+                .generate(&self.current, Orders::Distinct, &mut buf);
+            if !buf.is_empty() {
+                return;
+            }
+            let seat = self.system.to_move(&self.current);
+            self.log.push(Event::Forfeit { seat });
+            self.system.end_play(&mut self.current, &Play::new());
+            self.start = self.current;
+        }
+    }
+
+    fn require(&self, node: Node, what: &str) -> Result<()> {
+        let now = self.node();
+        if now == node {
+            return Ok(());
+        }
+        Err(Error::WrongPhase(match now {
+            Node::Over => format!("cannot {what}: the game is over"),
+            Node::Chance => format!("cannot {what}: a roll is due"),
+            Node::Decision => format!("cannot {what}: a play is due"),
+        }))
+    }
+
+    /// Every legal complete play from the start of the current roll that begins with the steps
+    /// already taken, one per distinct resulting position. Empty at a chance node or at the end.
+    pub fn legal_plays(&self) -> Vec<Play> {
+        let mut out = Vec::new();
+        if self.system.node(&self.start) != Node::Decision {
+            return out;
+        }
+        if self.taken.is_empty() {
+            self.system
+                .generate(&self.start, Orders::Distinct, &mut out);
+            return out;
+        }
+        self.system.generate(&self.start, Orders::All, &mut out);
+        out.retain(|p| p.starts_with(self.taken.steps()));
+        let mut results: Vec<R::State> = out.iter().map(|p| self.result_of(p)).collect();
+        dedup_by_result(&mut out, &mut results);
+        out
+    }
+
+    fn result_of(&self, play: &Play) -> R::State {
+        let mut s = self.start;
+        for step in play.steps() {
+            self.system.apply_step(&mut s, step);
+        }
+        s
+    }
+
+    /// The position a legal play leads to, before the turn passes (for analysis).
+    pub fn preview(&self, play: &Play) -> Result<R::State> {
+        self.check_play(play)?;
+        let mut s = self.result_of(play);
+        self.system.end_play(&mut s, play);
+        Ok(s)
+    }
+
+    /// The next steps that begin (or continue) at least one legal play.
+    pub fn legal_steps(&self) -> Vec<Step> {
+        let mut out: Vec<Step> = Vec::new();
+        if self.system.node(&self.start) != Node::Decision {
+            return out;
+        }
+        let mut plays = Vec::new();
+        self.system.generate(&self.start, Orders::All, &mut plays);
+        let k = self.taken.len();
+        for p in &plays {
+            if p.len() > k && p.starts_with(self.taken.steps()) {
+                let s = p.steps()[k];
+                if !out.contains(&s) {
+                    out.push(s);
+                }
+            }
+        }
+        out
+    }
+
+    fn check_play(&self, play: &Play) -> Result<()> {
+        self.require(Node::Decision, "play")?;
+        let mut plays = Vec::new();
+        self.system
+            .generate(&self.start, Orders::Distinct, &mut plays);
+        if plays.contains(play) {
+            return Ok(());
+        }
+        plays.clear();
+        self.system.generate(&self.start, Orders::All, &mut plays);
+        if plays.contains(play) {
+            return Ok(());
+        }
+        Err(Error::IllegalMove(format!(
+            "`{}` is not a legal play here",
+            self.system.format_play(&self.start, play)
+        )))
+    }
+
+    /// Makes a complete play (all steps of the roll). When steps were already taken, `play` must
+    /// begin with them. Illegal plays are an error and leave the game unchanged.
+    pub fn play(&mut self, play: &Play) -> Result<()> {
+        if !play.starts_with(self.taken.steps()) {
+            return Err(Error::IllegalMove(
+                "the play does not begin with the steps already taken".into(),
+            ));
+        }
+        self.check_play(play)?;
+        self.snapshot();
+        let mut s = self.start;
+        for step in play.steps() {
+            self.system.apply_step(&mut s, step);
+        }
+        self.finish(s, play);
+        Ok(())
+    }
+
+    fn finish(&mut self, mut s: R::State, play: &Play) {
+        let seat = self.system.to_move(&self.start);
+        self.log.push(Event::Play { seat, play: *play });
+        self.system.end_play(&mut s, play);
+        self.start = s;
+        self.current = s;
+        self.taken = Play::new();
+        self.resolve_unplayable();
+    }
+
+    /// Parses move notation into a legal play here.
+    pub fn parse_play(&self, text: &str) -> Result<Play> {
+        self.require(Node::Decision, "parse a play")?;
+        self.system.parse_play(&self.start, text)
+    }
+
+    /// Makes the play written in move notation.
+    pub fn play_notation(&mut self, text: &str) -> Result<()> {
+        let p = self.parse_play(text)?;
+        self.play(&p)
+    }
+
+    /// The move notation of a play from the current position.
+    pub fn format_play(&self, play: &Play) -> String {
+        self.system.format_play(&self.start, play)
+    }
+
+    /// Takes one step; when the steps taken form a complete play that nothing extends, the play
+    /// ends by itself.
+    pub fn step(&mut self, step: &Step) -> Result<()> {
+        self.require(Node::Decision, "step")?;
+        if !self.legal_steps().contains(step) {
+            return Err(Error::IllegalMove(format!(
+                "{step:?} is not a legal step here"
+            )));
+        }
+        self.snapshot();
+        self.taken.push(*step);
+        self.system.apply_step(&mut self.current, step);
+        let mut plays = Vec::new();
+        self.system.generate(&self.start, Orders::All, &mut plays);
+        let extends = plays
+            .iter()
+            .any(|p| p.len() > self.taken.len() && p.starts_with(self.taken.steps()));
+        if !extends {
+            let play = self.taken;
+            self.finish(self.current, &play);
+        }
+        Ok(())
+    }
+
+    /// Ends the current play with the steps taken so far (they must form a complete legal play;
+    /// with none taken this is a pass, where the variant allows one).
+    pub fn finish_play(&mut self) -> Result<()> {
+        let play = self.taken;
+        self.check_play(&play)?;
+        self.snapshot();
+        self.finish(self.current, &play);
+        Ok(())
+    }
+
+    /// Takes back the last roll, play, step or finish (the generator is restored too).
+    pub fn undo(&mut self) -> Result<()> {
+        let snap = self
+            .history
+            .pop()
+            .ok_or_else(|| Error::WrongPhase("nothing to undo".into()))?;
+        self.start = snap.state;
+        self.taken = snap.taken;
+        self.rng = snap.rng;
+        self.log.truncate(snap.log_len);
+        let mut cur = self.start;
+        for s in self.taken.steps() {
+            self.system.apply_step(&mut cur, s);
+        }
+        self.current = cur;
+        Ok(())
+    }
+
+    /// How many actions [`GameOf::undo`] can take back.
+    pub fn history_len(&self) -> usize {
+        self.history.len()
+    }
+
+    /// The current position in the variant's notation.
+    pub fn position(&self) -> String {
+        self.system.format_position(&self.current)
+    }
+
+    /// The whole game (rules, position, steps taken, generator, history) as a JSON value.
+    pub fn to_value(&self) -> Value {
+        let j = GameJson {
+            rules: self.rules.clone(),
+            state: self.start,
+            taken: self.taken,
+            rng: self.rng.clone(),
+            history: self.history.clone(),
+            log: self.log.clone(),
+        };
+        serde_json::to_value(&j).unwrap_or(Value::Null)
+    }
+
+    fn from_value_with(system: R, value: Value) -> Result<GameOf<R>> {
+        let j: GameJson<R::State> =
+            serde_json::from_value(value).map_err(|e| Error::InvalidJson(e.to_string()))?;
+        system.validate_state(&j.state)?;
+        for h in &j.history {
+            system.validate_state(&h.state)?;
+        }
+        let mut g = GameOf::new(system, j.rules, 0);
+        g.start = j.state;
+        g.rng = j.rng;
+        g.history = j.history;
+        g.log = j.log;
+        // Replay the steps taken through the legality checks.
+        let taken = j.taken;
+        g.current = g.start;
+        for s in taken.steps() {
+            if !g.legal_steps().contains(s) {
+                return Err(Error::InvalidJson(format!("taken step {s:?} is not legal")));
+            }
+            g.taken.push(*s);
+            g.system.apply_step(&mut g.current, s);
+        }
+        Ok(g)
+    }
+}
+
+/// A game of any variant: the run-time choice of rule system.
+///
+/// ```
+/// use pachisi::{Game, Rules};
+/// let mut g = Game::new(&Rules::preset("backgammon").unwrap(), 42);
+/// while !g.is_over() {
+///     if g.is_chance_node() {
+///         g.roll().unwrap();
+///     } else {
+///         let plays = g.legal_plays();
+///         g.play(&plays[0]).unwrap();
+///     }
+/// }
+/// assert!(g.winner().is_some());
+/// ```
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum Game {
+    /// Parcheesi or Online Pachisi.
+    Race(GameOf<race::RaceSystem>),
+    /// Family Pachisi.
+    Family(GameOf<family::FamilySystem>),
+    /// Classic Pachisi.
+    Classic(GameOf<classic::ClassicSystem>),
+    /// Backgammon.
+    Backgammon(GameOf<backgammon::BackgammonSystem>),
+}
+
+macro_rules! each {
+    ($self:expr, $g:ident => $body:expr) => {
+        match $self {
+            Game::Race($g) => $body,
+            Game::Family($g) => $body,
+            Game::Classic($g) => $body,
+            Game::Backgammon($g) => $body,
+        }
+    };
+}
+
+fn build<T: SystemRules>(r: &T) -> T::System {
+    // Rules values are validated when made, so building cannot fail here.
+    match r.build() {
+        Ok(s) => s,
+        Err(e) => panic!("validated rules failed to build: {e}"),
+    }
+}
+
+impl Game {
+    /// A new game of the given rules, seeded.
+    pub fn new(rules: &Rules, seed: u64) -> Game {
+        let r = rules.clone();
+        match rules.config() {
+            RulesConfig::Race(c) => Game::Race(GameOf::new(build(c), r, seed)),
+            RulesConfig::Family(c) => Game::Family(GameOf::new(build(c), r, seed)),
+            RulesConfig::Classic(c) => Game::Classic(GameOf::new(build(c), r, seed)),
+            RulesConfig::Backgammon(c) => Game::Backgammon(GameOf::new(build(c), r, seed)),
+        }
+    }
+
+    /// A new game of a preset with its default options.
+    ///
+    /// ```
+    /// let g = pachisi::Game::from_preset("parcheesi", 1).unwrap();
+    /// assert_eq!(g.seats(), 4);
+    /// ```
+    pub fn from_preset(name: &str, seed: u64) -> Result<Game> {
+        Ok(Game::new(&Rules::preset(name)?, seed))
+    }
+
+    /// A game of `rules` from a position in the variant's notation.
+    pub fn from_position(rules: &Rules, text: &str, seed: u64) -> Result<Game> {
+        let r = rules.clone();
+        Ok(match rules.config() {
+            RulesConfig::Race(c) => {
+                let sys = build(c);
+                let st = sys.parse_position(text)?;
+                Game::Race(GameOf::from_state(sys, r, st, seed)?)
+            }
+            RulesConfig::Family(c) => {
+                let sys = build(c);
+                let st = sys.parse_position(text)?;
+                Game::Family(GameOf::from_state(sys, r, st, seed)?)
+            }
+            RulesConfig::Classic(c) => {
+                let sys = build(c);
+                let st = sys.parse_position(text)?;
+                Game::Classic(GameOf::from_state(sys, r, st, seed)?)
+            }
+            RulesConfig::Backgammon(c) => {
+                let sys = build(c);
+                let st = sys.parse_position(text)?;
+                Game::Backgammon(GameOf::from_state(sys, r, st, seed)?)
+            }
+        })
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        each!(self, g => g.rules())
+    }
+    /// The preset name.
+    pub fn variant(&self) -> &'static str {
+        self.rules().variant()
+    }
+    /// Number of seats.
+    pub fn seats(&self) -> u8 {
+        each!(self, g => g.seats())
+    }
+    /// What happens next.
+    pub fn node(&self) -> Node {
+        each!(self, g => g.node())
+    }
+    /// Whether the next event is a roll.
+    pub fn is_chance_node(&self) -> bool {
+        each!(self, g => g.is_chance_node())
+    }
+    /// Whether the game has ended.
+    pub fn is_over(&self) -> bool {
+        each!(self, g => g.is_over())
+    }
+    /// The seat to roll or play.
+    pub fn to_move(&self) -> u8 {
+        each!(self, g => g.to_move())
+    }
+    /// How the game ended.
+    pub fn outcome(&self) -> Option<Outcome> {
+        each!(self, g => g.outcome())
+    }
+    /// The lowest winning seat.
+    pub fn winner(&self) -> Option<u8> {
+        each!(self, g => g.winner())
+    }
+    /// Zero-sum per-seat returns.
+    pub fn returns(&self) -> Vec<f64> {
+        each!(self, g => g.returns())
+    }
+    /// Outcomes of the roll due now.
+    pub fn chance_outcomes(&self) -> Vec<ChanceOutcome> {
+        each!(self, g => g.chance_outcomes())
+    }
+    /// Rolls with the game's generator.
+    pub fn roll(&mut self) -> Result<Roll> {
+        each!(self, g => g.roll())
+    }
+    /// Sets the roll.
+    pub fn set_roll(&mut self, roll: Roll) -> Result<()> {
+        each!(self, g => g.set_roll(roll))
+    }
+    /// Legal complete plays, one per resulting position.
+    pub fn legal_plays(&self) -> Vec<Play> {
+        each!(self, g => g.legal_plays())
+    }
+    /// Legal next steps.
+    pub fn legal_steps(&self) -> Vec<Step> {
+        each!(self, g => g.legal_steps())
+    }
+    /// Steps of the current play taken so far.
+    pub fn taken(&self) -> &[Step] {
+        each!(self, g => g.taken())
+    }
+    /// Makes a play.
+    pub fn play(&mut self, play: &Play) -> Result<()> {
+        each!(self, g => g.play(play))
+    }
+    /// Makes the play written in move notation.
+    pub fn play_notation(&mut self, text: &str) -> Result<()> {
+        each!(self, g => g.play_notation(text))
+    }
+    /// Parses move notation into a legal play.
+    pub fn parse_play(&self, text: &str) -> Result<Play> {
+        each!(self, g => g.parse_play(text))
+    }
+    /// Move notation of a play from the current position.
+    pub fn format_play(&self, play: &Play) -> String {
+        each!(self, g => g.format_play(play))
+    }
+    /// Takes one step.
+    pub fn step(&mut self, step: &Step) -> Result<()> {
+        each!(self, g => g.step(step))
+    }
+    /// Ends the play with the steps taken (or passes).
+    pub fn finish_play(&mut self) -> Result<()> {
+        each!(self, g => g.finish_play())
+    }
+    /// Takes back the last action.
+    pub fn undo(&mut self) -> Result<()> {
+        each!(self, g => g.undo())
+    }
+    /// Events so far.
+    pub fn log(&self) -> &[Event] {
+        each!(self, g => g.log())
+    }
+    /// The position in the variant's notation.
+    pub fn position(&self) -> String {
+        each!(self, g => g.position())
+    }
+    /// The whole game as a JSON value.
+    pub fn to_value(&self) -> Value {
+        each!(self, g => g.to_value())
+    }
+    /// The whole game as JSON text (round-trips exactly through [`Game::from_json`]).
+    pub fn to_json(&self) -> String {
+        self.to_value().to_string()
+    }
+    /// The current state (position, turn, pending roll) as a JSON value.
+    pub fn state_value(&self) -> Value {
+        each!(self, g => serde_json::to_value(g.state()).unwrap_or(Value::Null))
+    }
+
+    /// Reads a whole game written by [`Game::to_json`].
+    ///
+    /// ```
+    /// let mut g = pachisi::Game::from_preset("parcheesi", 3).unwrap();
+    /// g.roll().unwrap();
+    /// let back = pachisi::Game::from_json(&g.to_json()).unwrap();
+    /// assert_eq!(back.to_json(), g.to_json());
+    /// ```
+    pub fn from_json(text: &str) -> Result<Game> {
+        let value: Value =
+            serde_json::from_str(text).map_err(|e| Error::InvalidJson(e.to_string()))?;
+        let rules_value = value
+            .get("rules")
+            .ok_or_else(|| Error::InvalidJson("missing `rules`".into()))?;
+        let rules = Rules::from_value(rules_value)?;
+        Ok(match rules.config() {
+            RulesConfig::Race(c) => Game::Race(GameOf::from_value_with(build(c), value)?),
+            RulesConfig::Family(c) => Game::Family(GameOf::from_value_with(build(c), value)?),
+            RulesConfig::Classic(c) => Game::Classic(GameOf::from_value_with(build(c), value)?),
+            RulesConfig::Backgammon(c) => {
+                Game::Backgammon(GameOf::from_value_with(build(c), value)?)
+            }
+        })
+    }
+}

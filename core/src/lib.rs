@@ -1,0 +1,43 @@
+//! # pachisi
+//!
+//! One rules engine for the family of dice race games: Parcheesi, Family Pachisi (two dice,
+//! partners, gates), Online Pachisi (rule switches), Classic Pachisi (cowrie shells, the cross
+//! board) and Backgammon.
+//!
+//! Rules are data ([`Rules`]: a preset plus options, serde JSON); a legal move is decided on the
+//! whole play of a roll ([`Play`]: every step of the roll, deduplicated by resulting position);
+//! chance is explicit ([`Game::chance_outcomes`], [`Game::roll`], [`Game::set_roll`]).
+//!
+//! ```
+//! use pachisi::{Game, Roll, Rules};
+//! let mut game = Game::new(&Rules::preset("parcheesi").unwrap(), 7);
+//! game.set_roll(Roll::Dice([5, 3])).unwrap();
+//! let plays = game.legal_plays();
+//! assert!(!plays.is_empty());
+//! game.play(&plays[0]).unwrap();
+//! game.undo().unwrap();
+//! ```
+#![warn(missing_docs)]
+
+pub mod backgammon;
+pub mod board;
+pub mod classic;
+pub mod dice;
+mod error;
+pub mod family;
+pub mod game;
+pub mod play;
+pub mod race;
+pub mod rules;
+pub mod sim;
+pub mod system;
+
+pub use dice::{ChanceOutcome, Roll};
+pub use error::{Error, Result};
+pub use game::{Event, Game, GameOf};
+pub use play::{MAX_STEPS, NO_PIECE, Play, Step, StepKind};
+pub use rules::{Rules, RulesConfig, variants};
+pub use system::{Node, Orders, Outcome, RuleSystem, SystemRules};
+
+/// The crate version.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

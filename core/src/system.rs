@@ -1,0 +1,159 @@
+//! The contract every rule system implements, and the small types it speaks in.
+//!
+//! A rule system (Parcheesi and Online Pachisi, Family Pachisi, Classic Pachisi, Backgammon) is a
+//! type implementing [`RuleSystem`]: a pure function of its state. Everything that is the same
+//! for all of them — history and undo, the seeded generator, the step-by-step interface, JSON of
+//! a whole game, random simulation — is written once, in [`crate::GameOf`] and [`crate::sim`].
+
+use crate::Result;
+use crate::dice::{ChanceOutcome, GameRng, Roll};
+use crate::play::{Play, Step};
+use serde::{Serialize, de::DeserializeOwned};
+use std::fmt::Debug;
+use std::hash::Hash;
+
+/// What kind of node a state is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Node {
+    /// The next event is a roll (dice or cowries).
+    Chance,
+    /// The seat to move chooses a play (after a roll, or a cube decision in backgammon).
+    Decision,
+    /// The game is over.
+    Over,
+}
+
+/// Which complete plays a generator lists.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Orders {
+    /// One play per distinct resulting position (what users and random policies choose from).
+    Distinct,
+    /// Every legal order of steps (what the step-by-step interface walks).
+    All,
+}
+
+/// How a finished game ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+pub struct Outcome {
+    /// Bit `i` set when seat `i` is among the winners (a whole team wins together).
+    pub winners: u16,
+    /// Points won (1 in the Pachisi family; 1, 2 or 3 times the cube in backgammon).
+    pub points: u32,
+}
+
+impl Outcome {
+    /// Whether `seat` won.
+    ///
+    /// ```
+    /// let o = pachisi::Outcome { winners: 0b0101, points: 1 };
+    /// assert!(o.is_winner(2) && !o.is_winner(1));
+    /// ```
+    pub fn is_winner(&self, seat: u8) -> bool {
+        seat < 16 && self.winners & (1 << seat) != 0
+    }
+
+    /// The lowest winning seat.
+    pub fn first_winner(&self) -> Option<u8> {
+        (self.winners != 0).then(|| self.winners.trailing_zeros() as u8)
+    }
+
+    /// Zero-sum returns per seat: each winner gets `points`, the losers share the negative.
+    ///
+    /// ```
+    /// let o = pachisi::Outcome { winners: 0b0001, points: 1 };
+    /// let r = o.returns(4);
+    /// assert_eq!(r[0], 1.0);
+    /// assert!((r.iter().sum::<f64>()).abs() < 1e-12);
+    /// ```
+    pub fn returns(&self, seats: u8) -> Vec<f64> {
+        let n_win = (0..seats).filter(|&s| self.is_winner(s)).count() as f64;
+        let n_lose = seats as f64 - n_win;
+        let p = self.points as f64;
+        (0..seats)
+            .map(|s| {
+                if self.is_winner(s) {
+                    p
+                } else if n_lose > 0.0 {
+                    -p * n_win / n_lose
+                } else {
+                    0.0
+                }
+            })
+            .collect()
+    }
+}
+
+/// A rule system: the rules of one family of variants, as a pure function of its state.
+///
+/// Implementors keep `State` small and `Copy` (at most 64 bytes for the Pachisi family) and do
+/// not allocate per step. The generic layer guarantees: `begin_roll` only at a chance node with a
+/// roll `check_roll` accepted; `generate`, `apply_step` and `end_play` only at a decision node
+/// with the steps of a play `generate` listed.
+pub trait RuleSystem: Clone + Debug + Send + Sync + 'static {
+    /// The whole position: pieces, whose turn, the pending roll, counters the turn flow needs.
+    type State: Copy + Debug + PartialEq + Eq + Hash + Send + Sync + Serialize + DeserializeOwned;
+
+    /// Number of seats in play.
+    fn seats(&self) -> u8;
+    /// The starting position.
+    fn initial_state(&self) -> Self::State;
+    /// Checks a position that came from outside (JSON, notation): counts, overlaps, ranges.
+    fn validate_state(&self, s: &Self::State) -> Result<()>;
+    /// What happens next.
+    fn node(&self, s: &Self::State) -> Node;
+    /// The seat that rolls or chooses next (at a decision node, the seat whose play it is).
+    fn to_move(&self, s: &Self::State) -> u8;
+    /// The outcomes of the roll due now, with exact probabilities (empty unless at a chance node).
+    fn chance_outcomes(&self, s: &Self::State) -> Vec<ChanceOutcome>;
+    /// Draws the roll due now from the game's generator.
+    fn sample_roll(&self, s: &Self::State, rng: &mut GameRng) -> Roll;
+    /// Checks a roll given from outside.
+    fn check_roll(&self, s: &Self::State, roll: Roll) -> Result<()>;
+    /// Records the roll; may resolve it at once (a third-doubles penalty, a missed try), leaving a
+    /// chance node or a finished game instead of a decision.
+    fn begin_roll(&self, s: &mut Self::State, roll: Roll);
+    /// Appends every legal complete play at a decision node to `out` (which the caller cleared).
+    /// An empty list means the roll cannot be played at all (the generic layer then forfeits it).
+    fn generate(&self, s: &Self::State, orders: Orders, out: &mut Vec<Play>);
+    /// Applies one step of a listed play.
+    fn apply_step(&self, s: &mut Self::State, step: &Step);
+    /// Ends the play (its steps already applied): extra rolls, next seat, game over.
+    fn end_play(&self, s: &mut Self::State, play: &Play);
+    /// How the game ended, once it has.
+    fn outcome(&self, s: &Self::State) -> Option<Outcome>;
+    /// The position in the variant's text notation.
+    fn format_position(&self, s: &Self::State) -> String;
+    /// Parses the variant's position notation (validated).
+    fn parse_position(&self, text: &str) -> Result<Self::State>;
+    /// The play in the variant's move notation; `s` is the position before the play.
+    fn format_play(&self, s: &Self::State, play: &Play) -> String;
+
+    /// Parses move notation into one of the legal plays at `s`.
+    ///
+    /// The default accepts exactly the text [`RuleSystem::format_play`] writes for some legal
+    /// play (whitespace-insensitive); variants with richer notations override it.
+    fn parse_play(&self, s: &Self::State, text: &str) -> Result<Play> {
+        let want: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let mut plays = Vec::new();
+        self.generate(s, Orders::All, &mut plays);
+        for p in &plays {
+            if self.format_play(s, p) == want {
+                return Ok(*p);
+            }
+        }
+        Err(crate::Error::IllegalMove(format!(
+            "`{want}` is not a legal play here"
+        )))
+    }
+}
+
+/// A rules struct of one system: serde options with presets, validated into a [`RuleSystem`].
+pub trait SystemRules:
+    Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static
+{
+    /// The rule system these options build.
+    type System: RuleSystem;
+    /// Validates the options (each combination that makes no sense is an error) and builds.
+    fn build(&self) -> Result<Self::System>;
+}

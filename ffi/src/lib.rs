@@ -1,0 +1,1 @@
+//! C ABI (work in progress).
