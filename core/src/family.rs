@@ -3,7 +3,7 @@
 
 use crate::dice::{ChanceOutcome, GameRng, Roll};
 use crate::play::{Play, Step};
-use crate::system::{Node, Orders, Outcome, RuleSystem, SystemRules};
+use crate::system::{BoardKind, Node, Orders, Outcome, PieceView, Place, RuleSystem, SystemRules};
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -70,5 +70,14 @@ impl RuleSystem for FamilySystem {
     }
     fn format_play(&self, s: &u8, play: &Play) -> String {
         String::new()
+    }
+    fn board(&self) -> BoardKind {
+        BoardKind::Race
+    }
+    fn pieces(&self, s: &u8) -> Vec<PieceView> {
+        Vec::new()
+    }
+    fn place(&self, seat: u8, pos: u8) -> Place {
+        Place::Bar
     }
 }

@@ -4,7 +4,7 @@
 use crate::dice::{ChanceOutcome, GameRng, Roll, rng_from_seed};
 use crate::play::{Play, Step, dedup_by_result};
 use crate::rules::{Rules, RulesConfig};
-use crate::system::{Node, Orders, Outcome, RuleSystem, SystemRules};
+use crate::system::{BoardKind, Node, Orders, Outcome, PieceView, Place, RuleSystem, SystemRules};
 use crate::{Error, Result, backgammon, classic, family, race};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -412,6 +412,29 @@ impl<R: RuleSystem> GameOf<R> {
         self.system.format_position(&self.current)
     }
 
+    /// The board this game is played on.
+    pub fn board(&self) -> BoardKind {
+        self.system.board()
+    }
+
+    /// Every piece and its place in the current position.
+    pub fn pieces(&self) -> Vec<PieceView> {
+        self.system.pieces(&self.current)
+    }
+
+    /// The absolute place of a seat-relative position (a step's `from` or `to`).
+    pub fn place(&self, seat: u8, pos: u8) -> Place {
+        self.system.place(seat, pos)
+    }
+
+    /// The last play made (not a forfeit), with the seat that made it.
+    pub fn last_play(&self) -> Option<(u8, Play)> {
+        self.log.iter().rev().find_map(|e| match e {
+            Event::Play { seat, play } => Some((*seat, *play)),
+            _ => None,
+        })
+    }
+
     /// The whole game (rules, position, steps taken, generator, history) as a JSON value.
     pub fn to_value(&self) -> Value {
         let j = GameJson {
@@ -646,6 +669,26 @@ impl Game {
     /// The position in the variant's notation.
     pub fn position(&self) -> String {
         each!(self, g => g.position())
+    }
+    /// The board this game is played on.
+    pub fn board(&self) -> BoardKind {
+        each!(self, g => g.board())
+    }
+    /// Every piece and its place.
+    pub fn pieces(&self) -> Vec<PieceView> {
+        each!(self, g => g.pieces())
+    }
+    /// The absolute place of a seat-relative position.
+    pub fn place(&self, seat: u8, pos: u8) -> Place {
+        each!(self, g => g.place(seat, pos))
+    }
+    /// The last play made, with its seat.
+    pub fn last_play(&self) -> Option<(u8, Play)> {
+        each!(self, g => g.last_play())
+    }
+    /// The number of actions undo can take back.
+    pub fn history_len(&self) -> usize {
+        each!(self, g => g.history_len())
     }
     /// The whole game as a JSON value.
     pub fn to_value(&self) -> Value {

@@ -84,6 +84,80 @@ impl Outcome {
     }
 }
 
+/// The kind of board a system is played on (what a picture of it draws).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BoardKind {
+    /// The Parcheesi board: a loop of 68 squares, four nests, four home paths, the home in the
+    /// centre (Parcheesi, Family and Online Pachisi).
+    Race,
+    /// The classic cross: four arms of 3 columns x 8 squares around the charkoni.
+    Cross,
+    /// The backgammon board: 24 points, the bar, two trays.
+    Backgammon,
+}
+
+/// A place on a board, in absolute board coordinates (not relative to a seat).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "zone")]
+pub enum Place {
+    /// Race board: the seat's nest (start area); captured pieces return here.
+    Nest {
+        /// The board side (0..4) of the nest.
+        side: u8,
+    },
+    /// Race board: a square of the shared loop, 0..68 from side 0's entry square.
+    Track {
+        /// The absolute square.
+        square: u8,
+    },
+    /// Race board: square `index` (0 = first) of a side's home path.
+    HomePath {
+        /// The board side.
+        side: u8,
+        /// 0-based index along the path towards home.
+        index: u8,
+    },
+    /// Race board: the home (goal) of a side.
+    Home {
+        /// The board side.
+        side: u8,
+    },
+    /// Cross board: a square of an arm; column 0..3 (1 is the middle), row 0..8 from the centre.
+    Cross {
+        /// The arm (0..4).
+        arm: u8,
+        /// The column (0, 1 = middle, 2).
+        column: u8,
+        /// The row, 0 next to the charkoni, 7 at the outer edge.
+        row: u8,
+    },
+    /// Cross board: the charkoni, where pieces start and end.
+    Charkoni,
+    /// Backgammon: a point 1..=24 numbered from seat 0's side (seat 0 bears off below point 1).
+    Point {
+        /// The point.
+        point: u8,
+    },
+    /// Backgammon: the bar.
+    Bar,
+    /// Backgammon: borne off.
+    Off,
+}
+
+/// Some pieces of one seat on one place.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+pub struct PieceView {
+    /// The owner.
+    pub seat: u8,
+    /// The piece's index in its seat, or [`crate::NO_PIECE`] for a group without identity.
+    pub piece: u8,
+    /// Where.
+    pub place: Place,
+    /// How many pieces (1 for a single identified piece).
+    pub count: u8,
+}
+
 /// A rule system: the rules of one family of variants, as a pure function of its state.
 ///
 /// Implementors keep `State` small and `Copy` (at most 64 bytes for the Pachisi family) and do
@@ -128,6 +202,12 @@ pub trait RuleSystem: Clone + Debug + Send + Sync + 'static {
     fn parse_position(&self, text: &str) -> Result<Self::State>;
     /// The play in the variant's move notation; `s` is the position before the play.
     fn format_play(&self, s: &Self::State, play: &Play) -> String;
+    /// The board this system is played on.
+    fn board(&self) -> BoardKind;
+    /// Every piece (or group of pieces) and its place, for pictures and user interfaces.
+    fn pieces(&self, s: &Self::State) -> Vec<PieceView>;
+    /// The absolute place of a seat-relative position (the `from`/`to` of a step).
+    fn place(&self, seat: u8, pos: u8) -> Place;
 
     /// Parses move notation into one of the legal plays at `s`.
     ///
