@@ -155,11 +155,7 @@ impl SystemRules for ClassicRules {
                 self.throw_table.len()
             )));
         }
-        if let Some(v) = self
-            .throw_table
-            .iter()
-            .find(|&&v| v == 0 || v > PATH_STEPS)
-        {
+        if let Some(v) = self.throw_table.iter().find(|&&v| v == 0 || v > PATH_STEPS) {
             return Err(invalid(format!(
                 "throw_table values must be 1..={PATH_STEPS} squares, got {v}"
             )));
@@ -223,8 +219,7 @@ impl SystemRules for ClassicRules {
         let mut loop_square = [[NOT_ON_LOOP; HOME as usize + 1]; COLOURS];
         for (c, row) in loop_square.iter_mut().enumerate() {
             for pos in END_SQUARE..=END_SQUARE_AGAIN {
-                row[pos as usize] =
-                    ((c as u8 * ARM_SPACING + (pos - END_SQUARE)) % LOOP_LEN) as u8;
+                row[pos as usize] = (c as u8 * ARM_SPACING + (pos - END_SQUARE)) % LOOP_LEN;
             }
         }
         // Castles (CLS-9): each end square (offset 0 from E), and on each outer column the
@@ -243,9 +238,8 @@ impl SystemRules for ClassicRules {
             values,
             grace,
             distribution,
-            loop_square,
+            board: Box::new(BoardData { loop_square, dead }),
             castles,
-            dead,
         })
     }
 }
@@ -272,10 +266,17 @@ pub struct ClassicSystem {
     values: [u8; 7],
     grace: [bool; 7],
     distribution: [f64; 7],
-    /// `loop_square[colour][position]`: the shared loop square, or `NOT_ON_LOOP`.
-    loop_square: [[u8; HOME as usize + 1]; COLOURS],
+    /// The path tables (boxed: built once, keeps the game value small).
+    board: Box<BoardData>,
     /// Bit `i`: loop square `i` is a castle.
     castles: u128,
+}
+
+/// Board data built once by [`ClassicRules::build`].
+#[derive(Clone, Debug)]
+struct BoardData {
+    /// `loop_square[colour][position]`: the shared loop square, or `NOT_ON_LOOP`.
+    loop_square: [[u8; HOME as usize + 1]; COLOURS],
     /// `dead[position]`: home cannot be reached exactly from there.
     dead: [bool; HOME as usize + 1],
 }
@@ -329,6 +330,7 @@ impl ClassicSystem {
     /// ```
     pub fn loop_square(&self, colour: u8, pos: u8) -> Option<u8> {
         let sq = *self
+            .board
             .loop_square
             .get(colour as usize)?
             .get(pos as usize)?;
@@ -350,7 +352,7 @@ impl ClassicSystem {
 
     /// Whether `pos` is a square from which no sequence of throws reaches home exactly.
     pub fn is_dead_end(&self, pos: u8) -> bool {
-        self.dead.get(pos as usize).copied().unwrap_or(false)
+        self.board.dead.get(pos as usize).copied().unwrap_or(false)
     }
 
     fn colour_done(s: &ClassicState, c: usize) -> bool {
@@ -363,14 +365,14 @@ impl ClassicSystem {
 
     /// Opposing pieces on the square `t` of colour `c`'s path, and whether it is a castle.
     fn opposition(&self, s: &ClassicState, c: usize, t: u8) -> (u8, bool) {
-        let sq = self.loop_square[c][t as usize];
+        let sq = self.board.loop_square[c][t as usize];
         if sq == NOT_ON_LOOP {
             return (0, false);
         }
         let mut n = 0;
         for o in (0..COLOURS).filter(|&o| team(o) != team(c)) {
             for &q in &s.pieces[o] {
-                if self.loop_square[o][q as usize] == sq {
+                if self.board.loop_square[o][q as usize] == sq {
                     n += 1;
                 }
             }
@@ -410,7 +412,7 @@ impl ClassicSystem {
                 row: 84 - pos,
             },
             END_SQUARE..=END_SQUARE_AGAIN => {
-                let sq = self.loop_square[arm as usize][pos as usize];
+                let sq = self.board.loop_square[arm as usize][pos as usize];
                 let k = sq / ARM_SPACING;
                 let off = sq % ARM_SPACING;
                 match off {
@@ -461,9 +463,7 @@ impl RuleSystem for ClassicSystem {
         if s.turn as usize >= COLOURS {
             return bad(format!("turn must be a colour 0..=3, got {}", s.turn));
         }
-        if let Some(t) = s.throw
-            && t > SHELLS
-        {
+        if let Some(t) = s.throw.filter(|&t| t > SHELLS) {
             return bad(format!("a throw is 0..=6 shells mouth up, got {t}"));
         }
         for (c, ps) in s.pieces.iter().enumerate() {
@@ -473,7 +473,7 @@ impl RuleSystem for ClassicSystem {
                         "colour {c}: position {p} is off the path (0..={HOME})"
                     ));
                 }
-                if !self.rules.allow_dead_end && self.dead[p as usize] {
+                if !self.rules.allow_dead_end && self.board.dead[p as usize] {
                     return bad(format!(
                         "colour {c}: a piece on {p} could never reach home exactly"
                     ));
@@ -488,14 +488,14 @@ impl RuleSystem for ClassicSystem {
         // CLS-8: opposing teams never share a square.
         for c in 0..COLOURS {
             for &p in &s.pieces[c] {
-                let sq = self.loop_square[c][p as usize];
+                let sq = self.board.loop_square[c][p as usize];
                 if sq == NOT_ON_LOOP {
                     continue;
                 }
                 for o in (0..COLOURS).filter(|&o| team(o) != team(c)) {
                     if s.pieces[o]
                         .iter()
-                        .any(|&q| self.loop_square[o][q as usize] == sq)
+                        .any(|&q| self.board.loop_square[o][q as usize] == sq)
                     {
                         return bad(format!(
                             "colours {c} and {o} (opposing teams) share loop square {sq}"
@@ -583,9 +583,8 @@ impl RuleSystem for ClassicSystem {
         let ps = &s.pieces[c];
         // C-C: passing is always a choice.
         out.push(Play::new());
-        if self.grace[up as usize]
-            && let Some(i) = ps.iter().position(|&p| p == NOT_ENTERED)
-        {
+        let waiting = ps.iter().position(|&p| p == NOT_ENTERED);
+        if let Some(i) = waiting.filter(|_| self.grace[up as usize]) {
             let mut play = Play::new();
             play.push(Step {
                 seat: c as u8,
@@ -607,10 +606,9 @@ impl RuleSystem for ClassicSystem {
                 n += 1;
             }
             let t = p + v;
-            if p >= CHARKONI_START
-                && p < HOME
+            if (CHARKONI_START..HOME).contains(&p)
                 && t <= HOME
-                && (self.rules.allow_dead_end || !self.dead[t as usize])
+                && (self.rules.allow_dead_end || !self.board.dead[t as usize])
             {
                 // C-A: pieces on the charkoni never leave as a unit.
                 let max_unit = if p == CHARKONI_START || !self.rules.units {
@@ -660,6 +658,7 @@ impl RuleSystem for ClassicSystem {
                     }
                 }
                 let sq = self
+                    .board
                     .loop_square
                     .get(c)
                     .and_then(|r| r.get(step.to as usize))
@@ -670,7 +669,7 @@ impl RuleSystem for ClassicSystem {
                     for o in (0..COLOURS).filter(|&o| team(o) != team(c)) {
                         let mut hit = false;
                         for q in s.pieces[o].iter_mut() {
-                            if self.loop_square[o][*q as usize] == sq {
+                            if self.board.loop_square[o][*q as usize] == sq {
                                 *q = NOT_ENTERED;
                                 hit = true;
                             }
@@ -739,12 +738,13 @@ impl RuleSystem for ClassicSystem {
         let turn: u8 = parts[0]
             .parse()
             .map_err(|_| nota(format!("turn `{}` is not a colour 0..=3", parts[0])))?;
-        let throw = match parts[1] {
-            "-" => None,
-            t => Some(t.parse::<u8>().map_err(|_| {
-                nota(format!("throw `{t}` is not `-` or 0..=6 shells mouth up"))
-            })?),
-        };
+        let throw =
+            match parts[1] {
+                "-" => None,
+                t => Some(t.parse::<u8>().map_err(|_| {
+                    nota(format!("throw `{t}` is not `-` or 0..=6 shells mouth up"))
+                })?),
+            };
         let colours: Vec<&str> = parts[2].split('/').collect();
         if colours.len() != COLOURS {
             return Err(nota(format!(
@@ -762,9 +762,9 @@ impl RuleSystem for ClassicSystem {
                 )));
             }
             for (slot, n) in pieces[c].iter_mut().zip(&nums) {
-                *slot = n.parse().map_err(|_| {
-                    nota(format!("colour {c}: `{n}` is not a position 0..={HOME}"))
-                })?;
+                *slot = n
+                    .parse()
+                    .map_err(|_| nota(format!("colour {c}: `{n}` is not a position 0..={HOME}")))?;
             }
             sort_desc(&mut pieces[c]);
         }

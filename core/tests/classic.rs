@@ -8,7 +8,7 @@
 //! 43, 47, 56, 60, 64, 73 and 77.
 
 use pachisi::classic::{ClassicRules, ClassicState, ClassicSystem, HOME};
-use pachisi::{Error, Game, Node, Place, Play, Roll, Rules, RuleSystem, StepKind, SystemRules};
+use pachisi::{Error, Game, Node, Place, Play, Roll, RuleSystem, Rules, StepKind, SystemRules};
 use proptest::prelude::*;
 use serde_json::json;
 
@@ -151,7 +151,10 @@ fn cls_3_exact_binomial_distribution_of_a_throw() {
         let mut total = 0.0;
         for (k, o) in outcomes.iter().enumerate() {
             assert_eq!(o.roll, Roll::Cowries(k as u8));
-            assert!((o.probability - binomial(k as u32, p)).abs() < 1e-14, "{p} {k}");
+            assert!(
+                (o.probability - binomial(k as u32, p)).abs() < 1e-14,
+                "{p} {k}"
+            );
             total += o.probability;
         }
         assert!((total - 1.0).abs() < 1e-12, "{p}: {total}");
@@ -283,7 +286,10 @@ fn cls_7_pieces_of_one_team_share_and_a_players_pieces_move_as_a_unit() {
     g.play_notation("40-44").unwrap();
     assert_eq!(g.position(), "1:-:44,1,0,0/1,0,0,0/10,1,0,0/1,0,0,0");
     // Without units every piece moves alone.
-    let mut g = at(&with(json!({"units": false})), "0:-:20,20,1,0/1,0,0,0/1,0,0,0/1,0,0,0");
+    let mut g = at(
+        &with(json!({"units": false})),
+        "0:-:20,20,1,0/1,0,0,0/1,0,0,0/1,0,0,0",
+    );
     assert_eq!(throw(&mut g, 3), set(&["pass", "1-4", "20-23"]));
 }
 
@@ -322,10 +328,7 @@ fn cls_9_castles_protect_and_cannot_be_landed_on_by_the_other_team() {
     // Twelve castles; the fifth square from the outer end as an option.
     let sys = system();
     let castles: Vec<u8> = (0..68).filter(|&q| sys.is_castle(q)).collect();
-    assert_eq!(
-        castles,
-        vec![0, 4, 13, 17, 21, 30, 34, 38, 47, 51, 55, 64]
-    );
+    assert_eq!(castles, vec![0, 4, 13, 17, 21, 30, 34, 38, 47, 51, 55, 64]);
     let fifth = ClassicRules {
         castle_from_outer_end: 5,
         ..ClassicRules::classic()
@@ -447,7 +450,10 @@ fn malformed_position_notation_is_a_notation_error() {
         "0:-:1,0,0,0:1,0,0,0/1,0,0,0/1,0,0,0",
     ] {
         let err = Game::from_position(&classic(), text, 1).unwrap_err();
-        assert!(matches!(err, Error::InvalidNotation(_)), "{text:?}: {err:?}");
+        assert!(
+            matches!(err, Error::InvalidNotation(_)),
+            "{text:?}: {err:?}"
+        );
     }
 }
 
@@ -471,7 +477,10 @@ fn impossible_positions_are_position_errors() {
         "0:-:85,85,85,85/1,0,0,0/1,0,0,0/1,0,0,0",
     ] {
         let err = Game::from_position(&classic(), text, 1).unwrap_err();
-        assert!(matches!(err, Error::InvalidPosition(_)), "{text:?}: {err:?}");
+        assert!(
+            matches!(err, Error::InvalidPosition(_)),
+            "{text:?}: {err:?}"
+        );
     }
     // Order within a colour does not matter in notation; the value is canonical.
     let g = at(&classic(), "0:-:0,1,0,30/1,0,0,0/1,0,0,0/1,0,0,0");
@@ -496,12 +505,21 @@ fn impossible_positions_are_position_errors() {
 #[test]
 fn illegal_plays_and_rolls_leave_the_game_unchanged() {
     let mut g = at(&classic(), "0:-:20,1,0,0/1,0,0,0/1,0,0,0/41,1,0,0");
-    assert!(matches!(g.set_roll(Roll::Dice([3, 4])), Err(Error::InvalidRoll(_))));
-    assert!(matches!(g.set_roll(Roll::Cowries(7)), Err(Error::InvalidRoll(_))));
+    assert!(matches!(
+        g.set_roll(Roll::Dice([3, 4])),
+        Err(Error::InvalidRoll(_))
+    ));
+    assert!(matches!(
+        g.set_roll(Roll::Cowries(7)),
+        Err(Error::InvalidRoll(_))
+    ));
     assert!(matches!(g.play_notation("pass"), Err(Error::WrongPhase(_))));
     g.set_roll(Roll::Cowries(4)).unwrap();
     let before = (g.position(), g.history_len(), g.to_json());
-    assert!(matches!(g.set_roll(Roll::Cowries(2)), Err(Error::WrongPhase(_))));
+    assert!(matches!(
+        g.set_roll(Roll::Cowries(2)),
+        Err(Error::WrongPhase(_))
+    ));
     for (text, kind) in [
         ("1-6", "illegal"),
         ("20-25", "illegal"),
@@ -550,7 +568,10 @@ fn random_games_finish_for_many_seeds() {
     for (opts, seats) in [
         (json!({}), 4u8),
         (json!({"seats": 2}), 2),
-        (json!({"shell_probability": 0.524, "castle_from_outer_end": 5}), 4),
+        (
+            json!({"shell_probability": 0.524, "castle_from_outer_end": 5}),
+            4,
+        ),
         (json!({"units": false, "extra_throw_on_grace": false}), 4),
     ] {
         let rules = with(opts.clone());
@@ -558,7 +579,11 @@ fn random_games_finish_for_many_seeds() {
         let summary = pachisi::sim::summarize(&records, seats);
         assert_eq!(summary.unfinished, 0, "{opts}");
         for r in &records {
-            let team = if r.winners & 0b0101 != 0 { 0b0101 } else { 0b1010 };
+            let team = if r.winners & 0b0101 != 0 {
+                0b0101
+            } else {
+                0b1010
+            };
             assert_eq!(r.winners, team & ((1u16 << seats) - 1), "{opts}");
         }
     }
@@ -608,7 +633,7 @@ fn play_checked(rules: &Rules, seed: u64, choice_seed: u64, deep_every: usize) -
         }
         let plays = g.legal_plays();
         assert!(plays.iter().any(|p| p.is_pass()), "C-C: pass listed");
-        let deep = decisions.is_multiple_of(deep_every);
+        let deep = decisions % deep_every == 0;
         decisions += 1;
         if deep {
             let mut results = Vec::new();
