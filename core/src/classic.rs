@@ -248,6 +248,15 @@ impl SystemRules for ClassicRules {
 ///
 /// Each colour's four positions (seat-relative, see the module docs) are kept in descending
 /// order, so equal positions are equal values.
+///
+/// ```
+/// use pachisi::classic::{ClassicRules, ClassicState};
+/// use pachisi::{RuleSystem, SystemRules};
+/// let sys = ClassicRules::classic().build().unwrap();
+/// let s: ClassicState = sys.parse_position("0:-:1,0,0,30/1,0,0,0/1,0,0,0/1,0,0,0").unwrap();
+/// assert_eq!(s.pieces[0], [30, 1, 0, 0]);
+/// assert!(std::mem::size_of::<ClassicState>() <= 64);
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ClassicState {
@@ -260,6 +269,19 @@ pub struct ClassicState {
 }
 
 /// The rule system of Classic Pachisi, built from [`ClassicRules`] (board data tables included).
+///
+/// ```
+/// use pachisi::classic::ClassicRules;
+/// use pachisi::{Node, Orders, Roll, RuleSystem, SystemRules};
+/// let sys = ClassicRules::classic().build().unwrap();
+/// let mut s = sys.initial_state();
+/// assert_eq!(sys.node(&s), Node::Chance);
+/// sys.begin_roll(&mut s, Roll::Cowries(6)); // six up: 6, a grace
+/// let mut plays = Vec::new();
+/// sys.generate(&s, Orders::Distinct, &mut plays);
+/// let text: Vec<String> = plays.iter().map(|p| sys.format_play(&s, p)).collect();
+/// assert_eq!(text, ["pass", "enter", "1-7"]);
+/// ```
 #[derive(Clone, Debug)]
 pub struct ClassicSystem {
     rules: ClassicRules,
@@ -314,6 +336,13 @@ impl ClassicSystem {
     }
 
     /// Whether a throw of `up` shells mouth up is a grace.
+    ///
+    /// ```
+    /// use pachisi::SystemRules;
+    /// let sys = pachisi::classic::ClassicRules::classic().build().unwrap();
+    /// assert!(sys.is_grace(0) && sys.is_grace(1) && sys.is_grace(6));
+    /// assert!(!sys.is_grace(3));
+    /// ```
     pub fn is_grace(&self, up: u8) -> bool {
         self.grace[up.min(SHELLS) as usize]
     }
@@ -351,6 +380,13 @@ impl ClassicSystem {
     }
 
     /// Whether `pos` is a square from which no sequence of throws reaches home exactly.
+    ///
+    /// ```
+    /// use pachisi::SystemRules;
+    /// let sys = pachisi::classic::ClassicRules::classic().build().unwrap();
+    /// assert!(sys.is_dead_end(84)); // no throw moves 1
+    /// assert!(!sys.is_dead_end(83));
+    /// ```
     pub fn is_dead_end(&self, pos: u8) -> bool {
         self.board.dead.get(pos as usize).copied().unwrap_or(false)
     }
