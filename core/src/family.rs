@@ -510,6 +510,55 @@ impl FamilySystem {
             }
         }
 
+        // Order of listing (the first of plays with one result is the one kept): moves that use
+        // more values at once come first (gate moves, sums), then single values.
+        // A pair of values (the two dice, or an equal pair of a doubles roll) summed by one
+        // piece as one move (F-A, F-D); and a gate moving as one (FAM-5c).
+        let pair = i + 1 < g.count
+            && (!g.doubles && i == 0 || g.doubles && i % 2 == 0 && g.values[i + 1] == v);
+        let pair_available = pair;
+        if g.doubles && self.rules.gate_moves_with_doubles && pair_available {
+            // Both pieces taking h and l each: the gate moves 7 (FAM-5c), all four values.
+            if i == 0 && g.count == 4 && !g.restricted {
+                let seven = g.values[0] + g.values[2];
+                any |= self.gate_moves(g, b, i, seven, 4, used, frozen, play);
+            }
+            any |= self.gate_moves(g, b, i, v, 2, used, frozen, play);
+        }
+        if pair_available && self.rules.sum_as_one_move {
+            let total = v + g.values[i + 1];
+            for piece in 0..PIECES {
+                if reps & (1 << piece) == 0 || frozen & (1 << piece) != 0 {
+                    continue;
+                }
+                let from = b.s.pos[colour as usize][piece];
+                if from == START_AREA || !self.can_pass(b, colour, from, from + total) {
+                    continue;
+                }
+                let Some(land) = self.landing(b, colour, from + total, 1) else {
+                    continue;
+                };
+                any = true;
+                let step = Step {
+                    seat: colour,
+                    piece: piece as u8,
+                    from,
+                    to: from + total,
+                    value: total,
+                    count: 1,
+                    captured: (land == Landing::Capture) as u8,
+                    kind: StepKind::Move,
+                };
+                let fz = frozen
+                    | if land == Landing::Capture {
+                        1 << piece
+                    } else {
+                        0
+                    };
+                self.descend(g, b, &step, i + 2, used + 2, fz, play);
+            }
+        }
+
         // One value, one piece (entering with a five, F-F).
         for piece in 0..PIECES {
             if reps & (1 << piece) == 0 || frozen & (1 << piece) != 0 {
@@ -546,53 +595,6 @@ impl FamilySystem {
                 fz |= 1 << piece;
             }
             self.descend(g, b, &step, i + 1, used + 1, fz, play);
-        }
-
-        // A pair of values (the two dice, or an equal pair of a doubles roll) summed by one
-        // piece as one move (F-A, F-D); and a gate moving as one (FAM-5c).
-        let pair = i + 1 < g.count
-            && (!g.doubles && i == 0 || g.doubles && i % 2 == 0 && g.values[i + 1] == v);
-        let pair_available = pair;
-        if pair_available && self.rules.sum_as_one_move {
-            let total = v + g.values[i + 1];
-            for piece in 0..PIECES {
-                if reps & (1 << piece) == 0 || frozen & (1 << piece) != 0 {
-                    continue;
-                }
-                let from = b.s.pos[colour as usize][piece];
-                if from == START_AREA || !self.can_pass(b, colour, from, from + total) {
-                    continue;
-                }
-                let Some(land) = self.landing(b, colour, from + total, 1) else {
-                    continue;
-                };
-                any = true;
-                let step = Step {
-                    seat: colour,
-                    piece: piece as u8,
-                    from,
-                    to: from + total,
-                    value: total,
-                    count: 1,
-                    captured: (land == Landing::Capture) as u8,
-                    kind: StepKind::Move,
-                };
-                let fz = frozen
-                    | if land == Landing::Capture {
-                        1 << piece
-                    } else {
-                        0
-                    };
-                self.descend(g, b, &step, i + 2, used + 2, fz, play);
-            }
-        }
-        if g.doubles && self.rules.gate_moves_with_doubles && pair_available {
-            any |= self.gate_moves(g, b, i, v, 2, used, frozen, play);
-            // Both pieces taking h and l each: the gate moves 7 (FAM-5c), all four values.
-            if i == 0 && g.count == 4 && !g.restricted {
-                let seven = g.values[0] + g.values[2];
-                any |= self.gate_moves(g, b, i, seven, 4, used, frozen, play);
-            }
         }
 
         if !any {
@@ -941,7 +943,11 @@ impl RuleSystem for FamilySystem {
     }
 
     fn end_play(&self, s: &mut FamilyState, play: &Play) {
-        let colour = self.playing_colour(s);
+        // The colour that moved (its seat may have just finished: then it played its own).
+        let colour = play
+            .steps()
+            .first()
+            .map_or_else(|| self.playing_colour(s), |st| st.seat);
         let doubles = s.dice[0] == s.dice[1];
         s.dice = [0, 0];
         Self::sort_pieces(s);
