@@ -383,15 +383,12 @@ impl FamilySystem {
         }
     }
 
-    fn capture_at(&self, b: &mut Board, colour: u8, to: u8) {
+    fn capture_at(&self, b: &mut Board, colour: u8, to: u8) -> Option<u8> {
         let sq = self.square(colour, to);
         let code = b.track[sq as usize];
-        if code == 0 {
-            return;
-        }
         let victim = code >> 2;
-        if victim == colour || victim as usize >= 4 {
-            return;
+        if code == 0 || victim == colour {
+            return None;
         }
         for i in 0..PIECES {
             let p = b.s.pos[victim as usize][i];
@@ -400,6 +397,7 @@ impl FamilySystem {
             }
         }
         b.track[sq as usize] = 0;
+        Some(victim)
     }
 
     fn put(&self, b: &mut Board, colour: u8, piece: usize, to: u8) {
@@ -416,12 +414,15 @@ impl FamilySystem {
         }
     }
 
-    /// Applies a step to a board (the steps come from the generator).
-    fn apply_on(&self, b: &mut Board, step: &Step) {
+    /// Applies a step to a board (the steps come from the generator), then keeps the pieces of
+    /// each colour sorted, so one position is one state. Returns where the mover's pieces came
+    /// from: new index `k` holds the piece that had index `perm[k]`.
+    fn apply_on(&self, b: &mut Board, step: &Step) -> [u8; PIECES] {
         let colour = step.seat & 3;
         let piece = (step.piece & 3) as usize;
+        let mut victim = None;
         if step.captured > 0 {
-            self.capture_at(b, colour, step.to);
+            victim = self.capture_at(b, colour, step.to);
         }
         if step.count == 2 {
             let from = step.from;
@@ -436,6 +437,37 @@ impl FamilySystem {
             self.remove_from_track(b, colour, step.from);
             self.put(b, colour, piece, step.to);
         }
+        if let Some(v) = victim {
+            Self::sort_colour(&mut b.s, v);
+        }
+        Self::sort_colour(&mut b.s, colour)
+    }
+
+    /// Sorts one colour's pieces by (position, played); returns the permutation applied.
+    fn sort_colour(s: &mut FamilyState, c: u8) -> [u8; PIECES] {
+        let ci = c as usize;
+        let mut order = [0u8, 1, 2, 3];
+        let code = |i: u8| s.pos[ci][i as usize] << 1 | s.is_played(c, i as usize) as u8;
+        // Insertion sort of four: stable, no allocation.
+        for k in 1..PIECES {
+            let mut j = k;
+            while j > 0 && code(order[j - 1]) > code(order[j]) {
+                order.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        let old_pos = s.pos[ci];
+        let old_played = s.played;
+        for (k, &from) in order.iter().enumerate() {
+            s.pos[ci][k] = old_pos[from as usize];
+            let bit = 1u16 << (ci * 4 + k);
+            if old_played & (1 << (ci * 4 + from as usize)) != 0 {
+                s.played |= bit;
+            } else {
+                s.played &= !bit;
+            }
+        }
+        order
     }
 
     /// The pieces worth trying: one representative of identical pieces (same place, same
@@ -685,9 +717,13 @@ impl FamilySystem {
         play: &mut Play,
     ) {
         let mut nb = *b;
-        self.apply_on(&mut nb, step);
+        let perm = self.apply_on(&mut nb, step);
+        let mut fz = 0u8;
+        for (k, &from) in perm.iter().enumerate() {
+            fz |= ((frozen >> from) & 1) << k;
+        }
         play.push(*step);
-        self.dfs(g, &nb, next, used, frozen, play);
+        self.dfs(g, &nb, next, used, fz, play);
         play.pop();
     }
 
@@ -768,20 +804,7 @@ impl FamilySystem {
 
     fn sort_pieces(s: &mut FamilyState) {
         for c in 0..4u8 {
-            let mut codes = [0u8; PIECES];
-            for (i, code) in codes.iter_mut().enumerate() {
-                *code = s.pos[c as usize][i] << 1 | s.is_played(c, i) as u8;
-            }
-            codes.sort_unstable();
-            for (i, code) in codes.iter().enumerate() {
-                s.pos[c as usize][i] = code >> 1;
-                let bit = 1u16 << (c as usize * 4 + i);
-                if code & 1 != 0 {
-                    s.played |= bit;
-                } else {
-                    s.played &= !bit;
-                }
-            }
+            Self::sort_colour(s, c);
         }
     }
 
@@ -956,7 +979,9 @@ impl RuleSystem for FamilySystem {
         }
         let next = (s.turn + 1) % self.seat_count();
         // FAM-5b: no extra roll while a piece of the colour has never been in play.
-        let extra = doubles && self.rules.doubles_extra_roll && s.all_played(colour);
+        let extra = doubles
+            && self.rules.doubles_extra_roll
+            && (!self.rules.doubles_restricted_until_all_played || s.all_played(colour));
         // F-G: a roll with nothing entered while no piece is in play is a missed try.
         let miss = play.is_empty() && !s.has_piece_in_play(colour);
         if miss {
@@ -1083,27 +1108,27 @@ impl RuleSystem for FamilySystem {
         if play.is_empty() {
             return "pass".into();
         }
-        let steps: Vec<String> = play
-            .steps()
-            .iter()
-            .map(|st| {
-                let from = match st.from {
-                    START_AREA if s.is_played(st.seat & 3, (st.piece & 3) as usize) => {
-                        "x".to_string()
-                    }
-                    START_AREA => "n".to_string(),
-                    p => p.to_string(),
-                };
-                let to = if st.to == GOAL {
-                    "h".to_string()
-                } else {
-                    st.to.to_string()
-                };
-                let gate = if st.count == 2 { "(2)" } else { "" };
-                let cap = if st.captured > 0 { "*" } else { "" };
-                format!("{}:{from}-{to}{gate}{cap}", st.seat)
-            })
-            .collect();
+        // Piece indices refer to the position as it is before each step.
+        let mut cur = *s;
+        let mut steps: Vec<String> = Vec::with_capacity(play.len());
+        for st in play.steps() {
+            let from = match st.from {
+                START_AREA if cur.is_played(st.seat & 3, (st.piece & 3) as usize) => {
+                    "x".to_string()
+                }
+                START_AREA => "n".to_string(),
+                p => p.to_string(),
+            };
+            let to = if st.to == GOAL {
+                "h".to_string()
+            } else {
+                st.to.to_string()
+            };
+            let gate = if st.count == 2 { "(2)" } else { "" };
+            let cap = if st.captured > 0 { "*" } else { "" };
+            steps.push(format!("{}:{from}-{to}{gate}{cap}", st.seat));
+            self.apply_step(&mut cur, st);
+        }
         steps.join(" ")
     }
 
