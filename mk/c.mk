@@ -29,7 +29,7 @@ C_BUILD := build/c
 C_WARNINGS := -Wall -Wextra -Wpedantic -Werror
 C_FLAGS := -std=c11 $(C_WARNINGS) -g -O1 -Iinclude -Itests/c
 CXX_FLAGS := -std=c++17 $(C_WARNINGS) -g -O1 -Iinclude -Itests/c
-C_LINK_SHARED := -L$(C_LIB_DIR) -lpachisi -Wl,-rpath,$(abspath $(C_LIB_DIR))
+C_LINK_SHARED := -L$(C_LIB_DIR) -lpachisi -Wl,-rpath,$(abspath $(C_LIB_DIR)) -lm
 C_LINK_STATIC := $(C_STATIC) $(C_STATIC_SYSLIBS)
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 

@@ -1,5 +1,5 @@
 /*
- * Replays the shared scenario files (tests/scenarios/<variant>/*.json, format in
+ * Replays the shared scenario files (tests/scenarios/<variant>/NAME.json, format in
  * tests/scenarios/README.md) through the C ABI, with the same expectations as the Rust and
  * Python runners: the position round-trips, the legal play notations after a roll are exactly
  * the expected set, every listed notation plays back to the same result as the play by index,
@@ -123,7 +123,7 @@ static int check_notations_play_back(const pachisi_game *g) {
 static int roll_and_check(pachisi_game *g, const jm_value *entry) {
     const jm_value *error = jm_get(entry, "error");
     char *before = game_json(g);
-    pachisi_result status;
+    pachisi_result status = PACHISI_RESULT_OK;
     int ok = set_roll(g, jm_get(entry, "roll"), &status);
     if (ok && error) {
         const char *name = pachisi_result_name((int32_t)status);
