@@ -64,13 +64,17 @@ inline void check(pachisi_result status) {
 }
 
 namespace detail {
-// Reads a string output: asks for the size, then fills a std::string.
+// Reads a string output into a std::string: one call when the text fits a first guess,
+// otherwise a second with the size the first reported.
 template <typename Call> std::string read_string(Call call) {
+    std::string text(256, '\0');
     std::size_t needed = 0;
-    pachisi_result status = call(nullptr, 0, &needed);
-    if (status != PACHISI_RESULT_BUFFER_TOO_SMALL) check(status);
-    std::string text(needed, '\0');
-    check(call(text.data(), text.size(), &needed));
+    pachisi_result status = call(text.data(), text.size(), &needed);
+    if (status == PACHISI_RESULT_BUFFER_TOO_SMALL) {
+        text.assign(needed, '\0');
+        status = call(text.data(), text.size(), &needed);
+    }
+    check(status);
     text.resize(needed - 1); // drop the NUL
     return text;
 }

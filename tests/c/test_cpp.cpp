@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <random>
 #include <string>
 
 static int passed = 0, failed = 0;
@@ -55,19 +56,24 @@ static void test_preset(const std::string &preset) {
     CHECK(copy_of_rules.to_json() == rules.to_json());
 
     pachisi::Game game(rules, 77);
+    std::mt19937_64 choose(77);
     CHECK(game.variant() == preset);
     CHECK(game.rules().to_json() == rules.to_json());
     CHECK(game.returns().size() == game.seats());
     std::size_t actions = 0;
-    while (!game.is_over() && actions++ < 20000) {
+    while (!game.is_over() && actions++ < 100000) {
         if (game.node() == PACHISI_NODE_CHANCE) {
             double total = 0;
             for (const pachisi::ChanceOutcome &o : game.chance_outcomes()) total += o.probability;
             CHECK(std::fabs(total - 1.0) < 1e-9);
-            pachisi::Game copy = game; // clones
-            pachisi::RollValue r = game.roll();
-            copy.set_roll(r);
-            CHECK(copy.to_json() == game.to_json());
+            if (actions < 60) { // the game JSON holds the whole history: check early on only
+                pachisi::Game copy = game; // clones
+                pachisi::RollValue r = game.roll();
+                copy.set_roll(r);
+                CHECK(copy.position() == game.position()); // same roll, same position
+            } else {
+                game.roll();
+            }
             continue;
         }
         std::vector<pachisi::Play> plays = game.legal_plays();
@@ -85,7 +91,7 @@ static void test_preset(const std::string &preset) {
             CHECK(game.taken_steps().empty());
             CHECK(!game.legal_steps().empty() || plays.back().steps.empty());
         }
-        game.play(actions % plays.size());
+        game.play(std::uniform_int_distribution<std::size_t>(0, plays.size() - 1)(choose));
     }
     CHECK(pachisi::Game::from_json(game.to_json()).to_json() == game.to_json());
     if (actions > 0) {
