@@ -223,13 +223,16 @@ pub fn steps_to_list<'py>(py: Python<'py>, steps: &[Step]) -> PyResult<Bound<'py
 #[pymethods]
 impl PyPlay {
     #[new]
-    #[pyo3(signature = (steps=None, notation=String::new()))]
-    fn new(steps: Option<&Bound<'_, PyAny>>, notation: String) -> PyResult<Self> {
+    #[pyo3(signature = (steps=None, notation=""))]
+    fn new(steps: Option<&Bound<'_, PyAny>>, notation: &str) -> PyResult<Self> {
         let inner = match steps {
             Some(s) => steps_from_py(s)?,
             None => Play::new(),
         };
-        Ok(PyPlay { inner, notation })
+        Ok(PyPlay {
+            inner,
+            notation: notation.to_string(),
+        })
     }
     /// The steps, in order.
     #[getter]
