@@ -24,9 +24,13 @@ const SIDE_TINTS: [&str; 4] = ["#fbeeb8", "#cfe0f7", "#f6cccc", "#cfeccf"];
 const BG_FILL: [&str; 2] = ["#f7f3e8", "#3a2a1e"];
 const BG_TEXT: [&str; 2] = ["#222", "#f7f3e8"];
 
-/// Castle squares of the classic cross in each arm as (column, row): the fourth square from the
-/// edge in both outer columns and the edge square of the middle column.
-pub const CASTLES: [(u8, u8); 3] = [(0, 4), (1, 7), (2, 4)];
+/// Castle squares of the classic cross in each arm as (column, row) for a castle `n` squares
+/// from the outer end of each outer column (CLS-9; the preset's `castle_from_outer_end` is 4),
+/// plus the outer end square of the middle column.
+pub fn castles(n: u8) -> [(u8, u8); 3] {
+    let row = 8u8.saturating_sub(n.clamp(1, 8));
+    [(0, row), (1, 7), (2, row)]
+}
 
 /// Renders the game as an SVG document `size` pixels wide.
 pub fn render(game: &Game, size: f64) -> String {
@@ -108,6 +112,7 @@ fn spread(n: usize, cx: f64, cy: f64, gap: f64) -> Vec<(f64, f64)> {
 struct CrossPicture<'a> {
     game: &'a Game,
     classic: bool,
+    castles: [(u8, u8); 3],
     cell: f64,
     pad: f64,
     width: f64,
@@ -116,9 +121,16 @@ struct CrossPicture<'a> {
 impl<'a> CrossPicture<'a> {
     fn new(game: &'a Game, size: f64, classic: bool) -> Self {
         let pad = size * 0.02;
+        let n = game
+            .rules()
+            .options()
+            .get("castle_from_outer_end")
+            .and_then(|v| v.as_u64())
+            .map_or(4, |n| n.min(8) as u8);
         CrossPicture {
             game,
             classic,
+            castles: castles(n),
             cell: (size - 2.0 * pad) / 19.0,
             pad,
             width: size,
@@ -165,13 +177,13 @@ impl<'a> CrossPicture<'a> {
         SIDE_COLOURS[(side % 4) as usize]
     }
 
-    /// The colour of a seat's pieces: its board side's colour.
+    /// The colour of a seat's pieces: the colour of the board side it sits at (where its nest
+    /// is; the classic cross has no nests, so seat `k` plays from arm `k`).
     fn seat_colour(&self, seat: u8) -> &'static str {
-        let seats = self.game.seats();
-        let side = if self.classic {
-            seat
-        } else {
-            side_of_seat(seat, seats)
+        let side = match self.game.place(seat, 0) {
+            Place::Nest { side } => side,
+            _ if self.classic => seat,
+            _ => side_of_seat(seat, self.game.seats()),
         };
         self.side_colour(side)
     }
@@ -285,7 +297,7 @@ impl<'a> CrossPicture<'a> {
                             "#fffdf5"
                         };
                         self.square(out, p, fill);
-                        if CASTLES.contains(&(col, row)) {
+                        if self.castles.contains(&(col, row)) {
                             self.castle_mark(out, p);
                         }
                     }
@@ -303,17 +315,14 @@ impl<'a> CrossPicture<'a> {
                 SIDE_TINTS[side as usize]
             );
         }
-        let label = if self.classic { "charkoni" } else { "HOME" };
+        let label = if self.classic { "charkoni" } else { "home" };
         let _ = write!(
             out,
-            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"none\" stroke=\"#333\" stroke-width=\"1.5\"/>\
-             <text x=\"{cx:.1}\" y=\"{:.1}\" font-size=\"{:.1}\" text-anchor=\"middle\" fill=\"#444\">{label}</text>",
+            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" fill=\"none\" stroke=\"#333\" stroke-width=\"1.5\"><title>{label}</title></rect>",
             cx - h,
             cy - h,
             2.0 * h,
             2.0 * h,
-            cy - 0.95 * c,
-            c * 0.4
         );
     }
 
@@ -327,13 +336,22 @@ impl<'a> CrossPicture<'a> {
                 None => places.push((v.place, vec![v])),
             }
         }
+        // The charkoni holds every seat's pieces: each seat's in the triangle towards its arm.
+        let mut groups: Vec<((f64, f64), f64, Vec<pachisi::PieceView>)> = Vec::new();
         for (place, list) in places {
-            let ((x, y), room) = self.place_point(place);
-            let (x, y) = match place {
-                // Pieces of several seats in the charkoni: each seat towards its own arm.
-                Place::Charkoni if list.iter().any(|v| v.seat != list[0].seat) => (x, y),
-                _ => (x, y),
-            };
+            if place == Place::Charkoni {
+                for seat in 0..self.game.seats() {
+                    let mine: Vec<_> = list.iter().copied().filter(|v| v.seat == seat).collect();
+                    if !mine.is_empty() {
+                        groups.push((self.at(seat % 4, 0.0, 0.9), self.cell * 0.55, mine));
+                    }
+                }
+            } else {
+                let (p, room) = self.place_point(place);
+                groups.push((p, room, list));
+            }
+        }
+        for ((x, y), room, list) in groups {
             let n = list.len();
             let r = if n == 1 {
                 self.cell * 0.34

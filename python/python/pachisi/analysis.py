@@ -68,7 +68,11 @@ CONFIGS: List[Config] = [
 
 
 def _find_option(options: Dict[str, Any], keywords: Sequence[str], value: Any) -> Optional[str]:
-    """The option whose name contains every keyword and whose current value has `value`'s type."""
+    """The option whose name contains every keyword and whose current value has `value`'s type
+    (an option named exactly by the keywords joined with `_` first)."""
+    exact = "_".join(keywords)
+    if exact in options and type(options[exact]) is type(value):
+        return exact
     for name, current in options.items():
         if all(k in name for k in keywords) and type(current) is type(value):
             return name
