@@ -6,7 +6,7 @@ mean and median game length in rolls and mean captures per game; it prints a tab
 ``DIR/analysis.json`` and ``DIR/analysis.png``.
 
 The number of games per variant is chosen from a timed pilot batch so the whole run fits the
-time budget (default 150 s of simulation) on whatever cores the machine has; ``--games`` fixes it
+time budget (default 120 s of simulation) on whatever cores the machine has; ``--games`` fixes it
 instead. A variant whose rule switch does not exist (or whose rule system is not there) is skipped
 with a note rather than failing the run.
 """
@@ -56,7 +56,7 @@ CONFIGS: List[Config] = [
     Config("Online Pachisi", "pachisi-online"),
     Config("Online Pachisi, no capture", "pachisi-online", switches=[(("capture",), False)]),
     Config("Family Pachisi", "pachisi-family"),
-    Config("Family Pachisi, 2 seats", "pachisi-family", {"seats": 2}),
+    Config("Family Pachisi, 2 seats (no teams)", "pachisi-family", {"seats": 2, "teams": False}),
     Config("Classic Pachisi", "pachisi"),
     Config(
         "Classic Pachisi, shell p(up)=0.524",
@@ -212,12 +212,13 @@ def chart(rows: Sequence[Dict[str, Any]], path: Path) -> bool:
     labels = [r["label"] for r in done]
     y = list(range(len(done)))
     fig, axes = plt.subplots(
-        1, 3, figsize=(17, 0.55 * len(done) + 2.2), sharey=True, gridspec_kw={"width_ratios": [3, 1.4, 1.2]}
+        1, 3, figsize=(17, 0.6 * len(done) + 2.6), sharey=True, gridspec_kw={"width_ratios": [3, 1.4, 1.2]}
     )
     ax = axes[0]
     max_seats = max(r["result"]["seats"] for r in done)
     colours = ["#e8b400", "#1f6fd1", "#d62828", "#2a9d3a"]
     height = 0.8 / max_seats
+    # Win rates differ from a fair share by a few points at most: plot the difference.
     for seat in range(max_seats):
         xs, ys, err_lo, err_hi = [], [], [], []
         for i, r in enumerate(done):
@@ -226,21 +227,19 @@ def chart(rows: Sequence[Dict[str, Any]], path: Path) -> bool:
                 continue
             rate = s["win_rate"][seat]
             lo, hi = s["win_rate_ci"][seat]
-            xs.append(100 * rate)
+            xs.append(100 * (rate - r["fair_share"]))
             ys.append(i - 0.4 + height * (seat + 0.5))
             err_lo.append(100 * (rate - lo))
             err_hi.append(100 * (hi - rate))
         ax.barh(ys, xs, height=height * 0.9, color=colours[seat % 4], label=f"seat {seat}",
                 xerr=[err_lo, err_hi], error_kw={"elinewidth": 1, "capsize": 2})
-    for i, r in enumerate(done):
-        fair = 100 * r["fair_share"]
-        ax.plot([fair, fair], [i - 0.45, i + 0.45], color="black", linewidth=1, linestyle=":")
+    ax.axvline(0, color="black", linewidth=0.8)
     ax.set_yticks(y)
-    ax.set_yticklabels(labels)
+    ax.set_yticklabels([f"{r['label']}\n(fair share {100 * r['fair_share']:.0f}%)" for r in done])
     ax.invert_yaxis()
-    ax.set_xlabel("win rate % (95% Wilson interval; dotted: fair share)")
-    ax.legend(loc="lower right", fontsize=8)
-    ax.set_title("Who wins (random play)")
+    ax.set_xlabel("win rate minus fair share, percentage points (95% Wilson interval)")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=4, fontsize=8, frameon=False)
+    ax.set_title("Seat advantage (random play)")
 
     ax = axes[1]
     means = [r["result"]["mean_rolls"] for r in done]
@@ -267,8 +266,8 @@ def chart(rows: Sequence[Dict[str, Any]], path: Path) -> bool:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m pachisi.analysis", description=__doc__.split("\n")[0])
     parser.add_argument("--out", default="out", help="output directory (default: out)")
-    parser.add_argument("--budget", type=float, default=150.0,
-                        help="seconds of simulation in all (default 150); sets the game counts")
+    parser.add_argument("--budget", type=float, default=120.0,
+                        help="seconds of simulation in all (default 120); sets the game counts")
     parser.add_argument("--games", type=int, default=None, help="games per variant (overrides --budget)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
