@@ -34,29 +34,12 @@ pub enum Event {
     },
 }
 
-/// The generator in JSON: PCG-64's 128-bit words do not fit a JSON number (`serde_json::Value`
-/// rejects them), so the generator is kept as the text of its own serde form.
-mod rng_as_text {
-    use crate::dice::GameRng;
-    use serde::{Deserialize, Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(rng: &GameRng, s: S) -> Result<S::Ok, S::Error> {
-        let text = serde_json::to_string(rng).map_err(serde::ser::Error::custom)?;
-        s.serialize_str(&text)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<GameRng, D::Error> {
-        let text = String::deserialize(d)?;
-        serde_json::from_str(&text).map_err(serde::de::Error::custom)
-    }
-}
-
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(bound = "S: Serialize + serde::de::DeserializeOwned")]
 struct Snapshot<S> {
     state: S,
     taken: Play,
-    #[serde(with = "rng_as_text")]
+    #[serde(with = "crate::dice::rng_serde")]
     rng: GameRng,
     log_len: usize,
 }
@@ -84,7 +67,7 @@ struct GameJson<S> {
     rules: Rules,
     state: S,
     taken: Play,
-    #[serde(with = "rng_as_text")]
+    #[serde(with = "crate::dice::rng_serde")]
     rng: GameRng,
     history: Vec<Snapshot<S>>,
     log: Vec<Event>,

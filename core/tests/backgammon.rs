@@ -73,7 +73,10 @@ fn seed_3_2_only_point_5_closed_lower_die_first() {
     g.set_roll(Roll::Dice([3, 2])).unwrap();
     let play = g.legal_plays()[0];
     assert_eq!(
-        play.steps().iter().map(|s| (s.from, s.to, s.value)).collect::<Vec<_>>(),
+        play.steps()
+            .iter()
+            .map(|s| (s.from, s.to, s.value))
+            .collect::<Vec<_>>(),
         vec![(8, 6, 2), (6, 3, 3)]
     );
 }
@@ -142,7 +145,10 @@ fn bar_must_enter_first() {
     }
     // Black's 6 point (White's 19) is closed: bar/19 is impossible, so bar/24 then a six.
     assert!(plays.iter().all(|p| !p.contains("bar/19")));
-    assert!(plays.contains("bar/24 13/7") || plays.contains("bar/18"), "{plays:?}");
+    assert!(
+        plays.contains("bar/24 13/7") || plays.contains("bar/18"),
+        "{plays:?}"
+    );
 }
 
 #[test]
@@ -189,8 +195,15 @@ fn bear_off_edge_cases() {
     // No bearing off while a checker is outside the home board.
     let s = pos(&[(7, 1), (1, 1)], &[(24, 15)]);
     let plays = plays_after(s, [6, 1]);
-    assert!(plays.contains("7/1 1/off") || plays.contains("7/6 1/off") || plays.contains("7/off"), "{plays:?}");
-    assert!(plays.iter().all(|p| !p.contains("7/1 ") || p.contains("off")));
+    assert!(
+        plays.contains("7/1 1/off") || plays.contains("7/6 1/off") || plays.contains("7/off"),
+        "{plays:?}"
+    );
+    assert!(
+        plays
+            .iter()
+            .all(|p| !p.contains("7/1 ") || p.contains("off"))
+    );
     // 7/6 brings the last checker home, then the six bears off from 6 (7/off).
     assert!(plays.contains("7/off"), "{plays:?}");
     // Exact bear-off with doubles, four checkers off.
@@ -263,11 +276,23 @@ fn notation_forms_resolve_to_the_same_play() {
     let p = g.parse_play("24/18(2) 13/7(2)").unwrap();
     assert_eq!(g.format_play(&p), "24/18(2) 13/7(2)");
     assert_eq!(g.parse_play("13/7 24/18 13/7 24/18").unwrap(), p);
-    assert_eq!(g.parse_play("25/19").map(|_| ()), Err(g.parse_play("25/19").unwrap_err()));
+    assert_eq!(
+        g.parse_play("25/19").map(|_| ()),
+        Err(g.parse_play("25/19").unwrap_err())
+    );
     assert!(matches!(g.parse_play("24/17"), Err(Error::IllegalMove(_))));
-    assert!(matches!(g.parse_play("24-18"), Err(Error::InvalidNotation(_))));
-    assert!(matches!(g.parse_play("18/24"), Err(Error::InvalidNotation(_))));
-    assert!(matches!(g.parse_play("13/7(9)"), Err(Error::InvalidNotation(_))));
+    assert!(matches!(
+        g.parse_play("24-18"),
+        Err(Error::InvalidNotation(_))
+    ));
+    assert!(matches!(
+        g.parse_play("18/24"),
+        Err(Error::InvalidNotation(_))
+    ));
+    assert!(matches!(
+        g.parse_play("13/7(9)"),
+        Err(Error::InvalidNotation(_))
+    ));
     assert!(matches!(g.parse_play(""), Err(Error::InvalidNotation(_))));
 }
 
@@ -279,7 +304,10 @@ fn bar_and_off_notation() {
     let plays: BTreeSet<String> = g.legal_plays().iter().map(|p| g.format_play(p)).collect();
     // The entered checker is outside the home board: no bearing off this turn.
     assert_eq!(plays, set(&["bar/20", "bar/22 3/1"]));
-    assert_eq!(g.parse_play("25/22 22/20").unwrap(), g.parse_play("bar/20").unwrap());
+    assert_eq!(
+        g.parse_play("25/22 22/20").unwrap(),
+        g.parse_play("bar/20").unwrap()
+    );
 }
 
 #[test]
@@ -290,8 +318,14 @@ fn opening_roll() {
     assert_eq!(outcomes.len(), 30);
     assert!(outcomes.iter().all(|o| !o.roll.is_doubles()));
     assert!((outcomes.iter().map(|o| o.probability).sum::<f64>() - 1.0).abs() < 1e-12);
-    assert!(matches!(g.set_roll(Roll::Dice([4, 4])), Err(Error::InvalidRoll(_))));
-    assert!(matches!(g.set_roll(Roll::Dice([7, 1])), Err(Error::InvalidRoll(_))));
+    assert!(matches!(
+        g.set_roll(Roll::Dice([4, 4])),
+        Err(Error::InvalidRoll(_))
+    ));
+    assert!(matches!(
+        g.set_roll(Roll::Dice([7, 1])),
+        Err(Error::InvalidRoll(_))
+    ));
     // Seat 1 throws the higher die: it starts and plays 2 and 5.
     g.set_roll(Roll::Dice([2, 5])).unwrap();
     assert_eq!(g.to_move(), 1);
@@ -308,8 +342,8 @@ fn opening_roll() {
         assert!(!r.is_doubles());
     }
     // Plain first roll: seat 0 rolls two dice, doubles allowed.
-    let plain = Rules::with_options("backgammon", &serde_json::json!({"first_roll": "plain"}))
-        .unwrap();
+    let plain =
+        Rules::with_options("backgammon", &serde_json::json!({"first_roll": "plain"})).unwrap();
     let mut g = Game::new(&plain, 3);
     assert_eq!(g.to_move(), 0);
     assert_eq!(g.chance_outcomes().len(), 21);
@@ -449,7 +483,10 @@ fn cube_flow() {
 #[test]
 fn position_ids() {
     let start = BgState::start(Phase::Roll);
-    assert_eq!(position_id(&start.checkers[0], &start.checkers[1]), "4HPwATDgc/ABMA");
+    assert_eq!(
+        position_id(&start.checkers[0], &start.checkers[1]),
+        "4HPwATDgc/ABMA"
+    );
     let sys = system();
     let g = Game::new(&Rules::preset("backgammon").unwrap(), 0);
     let text = g.position();
@@ -505,7 +542,10 @@ fn bad_position_input() {
         Err(Error::InvalidPosition(_))
     ));
     // Typed errors for the ID readers.
-    assert!(matches!(from_position_id("4HPwATDgc/AB"), Err(Error::InvalidNotation(_))));
+    assert!(matches!(
+        from_position_id("4HPwATDgc/AB"),
+        Err(Error::InvalidNotation(_))
+    ));
     assert!(matches!(
         from_position_id("/////////////w"),
         Err(Error::InvalidPosition(_))
@@ -516,7 +556,10 @@ fn bad_position_input() {
     let mut b = [0u8; 26];
     b[1] = 14;
     let id = position_id(&a, &b);
-    assert!(matches!(from_position_id(&id), Err(Error::InvalidPosition(_))));
+    assert!(matches!(
+        from_position_id(&id),
+        Err(Error::InvalidPosition(_))
+    ));
     assert!(from_gnubg_id("nonsense").is_err());
     // Unknown options and bad combinations.
     assert!(Rules::with_options("backgammon", &serde_json::json!({"cubes": true})).is_err());
@@ -548,9 +591,11 @@ fn board_pieces_and_places() {
     assert_eq!(sys.place(0, 0), pachisi::Place::Off);
     let pieces = sys.pieces(&BgState::start(Phase::Roll));
     assert_eq!(pieces.iter().map(|p| p.count as u32).sum::<u32>(), 30);
-    assert!(pieces.iter().any(|p| p.seat == 1
-        && p.place == pachisi::Place::Point { point: 1 }
-        && p.count == 2));
+    assert!(
+        pieces
+            .iter()
+            .any(|p| p.seat == 1 && p.place == pachisi::Place::Point { point: 1 } && p.count == 2)
+    );
 }
 
 #[test]
@@ -715,7 +760,10 @@ proptest! {
 fn simulation_finishes_games() {
     let rules = Rules::preset("backgammon").unwrap();
     let recs = pachisi::sim::simulate(&rules, 200, 11, Some(1)).unwrap();
-    assert!(recs.iter().all(|r| r.winner < 2 && (1..=3).contains(&r.points)));
+    assert!(
+        recs.iter()
+            .all(|r| r.winner < 2 && (1..=3).contains(&r.points))
+    );
     let cube = Rules::with_options("backgammon", &serde_json::json!({"cube": true})).unwrap();
     let recs = pachisi::sim::simulate(&cube, 100, 11, Some(1)).unwrap();
     assert!(recs.iter().all(|r| r.winner < 2));
@@ -725,7 +773,9 @@ fn simulation_finishes_games() {
 fn centred_constant_is_two() {
     assert_eq!(CUBE_CENTRED, 2);
     assert_eq!(
-        from_gnubg_id("4HPwATDgc/ABMA:MAEAAAAAAAAA").unwrap().cube_owner,
+        from_gnubg_id("4HPwATDgc/ABMA:MAEAAAAAAAAA")
+            .unwrap()
+            .cube_owner,
         CUBE_CENTRED
     );
 }

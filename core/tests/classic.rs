@@ -758,3 +758,40 @@ fn json_round_trip_of_a_whole_game() {
     assert_eq!(back.to_json(), text);
     assert_eq!(back.position(), g.position());
 }
+
+#[test]
+fn pieces_and_places_for_pictures() {
+    let mut g = at(&classic(), "0:-:30,30,9,1/77,0,0,0/1,0,0,0/1,0,0,0");
+    let views = g.pieces();
+    assert_eq!(views.iter().map(|v| v.count as u32).sum::<u32>(), 16);
+    let unit = views
+        .iter()
+        .find(|v| v.seat == 0 && v.count == 2)
+        .expect("the unit of two on 30");
+    // Colour 0's 30 is loop square 21: the 4th square from the outer end of arm 1's column 2.
+    assert_eq!(
+        unit.place,
+        Place::Cross {
+            arm: 1,
+            column: 2,
+            row: 4
+        }
+    );
+    assert_eq!(unit.piece, pachisi::NO_PIECE);
+    // Colour 1's 77 is its own end square after the lap.
+    assert!(views.iter().any(|v| v.seat == 1
+        && v.place
+            == Place::Cross {
+                arm: 1,
+                column: 1,
+                row: 7
+            }));
+    assert!(
+        views
+            .iter()
+            .any(|v| v.seat == 0 && v.place == Place::Charkoni)
+    );
+    // No chance outcomes while a play is due.
+    g.set_roll(Roll::Cowries(2)).unwrap();
+    assert!(g.chance_outcomes().is_empty());
+}

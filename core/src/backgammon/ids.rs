@@ -330,10 +330,7 @@ pub fn from_match_id(id: &str) -> Result<MatchKey> {
 /// ```
 pub fn from_gnubg_id(text: &str) -> Result<BgState> {
     let text = text.trim();
-    let text = text
-        .strip_prefix("GNUbgID:")
-        .map(str::trim)
-        .unwrap_or(text);
+    let text = text.strip_prefix("GNUbgID:").map(str::trim).unwrap_or(text);
     let Some((pos, mat)) = text.split_once(':') else {
         return Err(Error::InvalidNotation(format!(
             "a GNU Backgammon ID is `PositionID:MatchID`, got `{text}`"

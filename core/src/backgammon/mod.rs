@@ -340,7 +340,10 @@ impl RuleSystem for BackgammonSystem {
                 self.rules.max_cube
             )));
         }
-        let finished = [s.checkers[0][OFF] == CHECKERS, s.checkers[1][OFF] == CHECKERS];
+        let finished = [
+            s.checkers[0][OFF] == CHECKERS,
+            s.checkers[1][OFF] == CHECKERS,
+        ];
         let dice_ok = s.dice.iter().all(|d| (1..=6).contains(d));
         let no_dice = s.dice == [0, 0];
         let ok = match s.phase {
