@@ -185,7 +185,9 @@ impl PyGame {
     #[getter]
     fn winners(&self) -> PyResult<Vec<u8>> {
         guard_ok(|| match self.inner.outcome() {
-            Some(o) => (0..self.inner.seats()).filter(|&s| o.is_winner(s)).collect(),
+            Some(o) => (0..self.inner.seats())
+                .filter(|&s| o.is_winner(s))
+                .collect(),
             None => Vec::new(),
         })
     }
@@ -425,7 +427,11 @@ impl PyGame {
     /// The board as an SVG document (pieces, stacks, safe squares, the last play marked).
     #[pyo3(signature = (size=560.0))]
     fn svg(&self, size: f64) -> PyResult<String> {
-        let size = if size.is_finite() && size > 50.0 { size } else { 560.0 };
+        let size = if size.is_finite() && size > 50.0 {
+            size
+        } else {
+            560.0
+        };
         guard_ok(|| crate::svg::render(&self.inner, size))
     }
 
