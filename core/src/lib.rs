@@ -41,3 +41,8 @@ pub use system::{BoardKind, Node, Orders, Outcome, PieceView, Place, RuleSystem,
 
 /// The crate version.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The README's examples, compiled and run as doctests so the README stays true.
+#[doc = include_str!("../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
