@@ -130,7 +130,11 @@ fn every_scenario_file_passes() {
 /// PAR-1: pieces in the nest do not move (a 3 cannot be played by a nest piece).
 #[test]
 fn par_1_only_pieces_out_of_the_nest_move() {
-    let g = rolled(json!({}), "0:0,0,0,0 1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:0 doubles:0", [6, 3]);
+    let g = rolled(
+        json!({}),
+        "0:0,0,0,0 1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:0 doubles:0",
+        [6, 3],
+    );
     assert!(g.is_chance_node());
     assert_eq!(g.to_move(), 1);
 }
@@ -138,10 +142,19 @@ fn par_1_only_pieces_out_of_the_nest_move() {
 /// PAR-3: without doubles one piece per die or one piece by the sum.
 #[test]
 fn par_3_one_piece_per_die_or_the_sum() {
-    let g = rolled(json!({}), "0:0,0,10,30 1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:0 doubles:0", [6, 2]);
+    let g = rolled(
+        json!({}),
+        "0:0,0,10,30 1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:0 doubles:0",
+        [6, 2],
+    );
     assert_eq!(
         notations(&g),
-        set(&["6:10-16 2:16-18", "6:10-16 2:30-32", "6:30-36 2:10-12", "6:30-36 2:36-38"])
+        set(&[
+            "6:10-16 2:16-18",
+            "6:10-16 2:30-32",
+            "6:30-36 2:10-12",
+            "6:30-36 2:36-38"
+        ])
     );
 }
 
@@ -156,7 +169,10 @@ fn par_6_dice_before_bonus() {
     .legal_plays()
     {
         let kinds: Vec<StepKind> = play.steps().iter().map(|s| s.kind).collect();
-        let first_bonus = kinds.iter().position(|k| *k == StepKind::Bonus).unwrap_or(kinds.len());
+        let first_bonus = kinds
+            .iter()
+            .position(|k| *k == StepKind::Bonus)
+            .unwrap_or(kinds.len());
         assert!(kinds[first_bonus..].iter().all(|k| *k == StepKind::Bonus));
     }
 }
@@ -164,20 +180,38 @@ fn par_6_dice_before_bonus() {
 /// PAR-6 option: with `bonus_order: any` a bonus may be played before the other die.
 #[test]
 fn par_6_bonus_order_any_option() {
-    // Seat 0 at 10 captures on 12 with the 2 (seat 3's piece at its 29 = square 11);
-    // the piece at 40 then plays the 3 or the 20 first.
+    // Seat 0 at 10 captures on 12 with the 2 (seat 3's piece at its 29 = square 11).
     let pos = "0:0,0,10,40 1:0,0,0,0 2:0,0,0,0 3:0,0,0,29 turn:0 doubles:0";
-    let dice_first = notations(&rolled(json!({}), pos, [2, 3]));
-    let any = notations(&rolled(json!({"bonus_order": "any"}), pos, [2, 3]));
-    assert!(dice_first.iter().all(|p| !p.contains("+20:40-60 3:")));
-    assert!(any.len() >= dice_first.len());
-    assert!(any.iter().any(|p| p.starts_with("2:10-12* +20:")), "{any:?}");
+    for (order, bonus_now) in [("dice-first", false), ("any", true)] {
+        let mut g = rolled(json!({"bonus_order": order}), pos, [2, 3]);
+        let capture = *g
+            .legal_steps()
+            .iter()
+            .find(|s| s.captured == 1)
+            .expect("the capture is a legal first step");
+        g.step(&capture).unwrap();
+        let steps = g.legal_steps();
+        assert_eq!(
+            steps.iter().any(|s| s.kind == StepKind::Bonus),
+            bonus_now,
+            "{order}"
+        );
+        assert!(
+            steps
+                .iter()
+                .any(|s| s.kind == StepKind::Move && s.value == 3)
+        );
+    }
 }
 
 /// PAR-7 / P-A: with a piece in the nest doubles give only the top faces.
 #[test]
 fn par_7_top_faces_only_with_a_piece_in_the_nest() {
-    let g = rolled(json!({}), "0:0,10,72,72 1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:0 doubles:0", [2, 2]);
+    let g = rolled(
+        json!({}),
+        "0:0,10,72,72 1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:0 doubles:0",
+        [2, 2],
+    );
     assert_eq!(notations(&g), set(&["2:10-12 2:12-14"]));
     let RaceLike { left, .. } = race_state(&g);
     assert!(left.is_empty() || left == [2, 2]);
@@ -218,8 +252,14 @@ fn par_13_bonuses_chain() {
     let g = rolled(json!({}), pos, [2, 3]);
     let plays = notations(&g);
     // The best plays capture twice and play both 20s.
-    assert!(plays.iter().all(|p| p.matches('+').count() == 2), "{plays:?}");
-    assert!(plays.contains("2:10-12* 3:12-15 +20:40-60* +20:15-35"), "{plays:?}");
+    assert!(
+        plays.iter().all(|p| p.matches('+').count() == 2),
+        "{plays:?}"
+    );
+    assert!(
+        plays.contains("2:10-12* 3:12-15 +20:40-60* +20:15-35"),
+        "{plays:?}"
+    );
     // Without chaining only one bonus.
     let g = rolled(json!({"bonuses_chain": false}), pos, [2, 3]);
     assert!(notations(&g).iter().all(|p| p.matches('+').count() == 1));
@@ -237,21 +277,35 @@ fn p_c_both_bonuses_or_the_twenty() {
     for p in &plays {
         assert_eq!(p.matches('+').count(), 2, "{p}");
     }
-    // Only one piece left that can play a bonus and only the 20 fits: home path piece at 66
-    // can play neither; the 20 beats the 10.
-    let pos = "0:0,0,50,68 1:0,0,0,0 2:0,0,0,0 3:0,0,0,40 turn:0 doubles:0";
-    let g = rolled(json!({}), pos, [4, 3]);
-    for p in notations(&g) {
-        assert!(!p.contains("+10"), "{p}");
-    }
+    // 20 and 10 pending, only one fits: the piece on 12 can play 20 (to 32) or 10 (to 22) but
+    // not both (42 is seat 2's blockade on its 8): the 20 is played.
+    let pos = "0:0,0,10,68 1:0,0,0,0 2:0,0,8,8 3:0,0,0,29 turn:0 doubles:0";
+    let g = rolled(json!({}), pos, [4, 2]);
+    // (Taking 68 home is not required: moving the capturer on 4 also plays one 20.)
+    assert_eq!(
+        notations(&g),
+        set(&["4:68-72 2:10-12* +20:12-32", "2:10-12* 4:12-16 +20:16-36"])
+    );
 }
 
-/// P-E: landing on own piece forms a blockade; a third piece never joins.
+/// P-E: landing on own piece forms a blockade; a third piece never joins (it may once one of
+/// the two has left).
 #[test]
 fn p_e_no_three_on_a_square() {
-    let g = rolled(json!({}), "0:0,7,10,10 1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:0 doubles:0", [3, 3]);
-    for p in notations(&g) {
-        assert!(!p.contains("3:7-10"), "{p}");
+    let g = rolled(
+        json!({}),
+        "0:0,7,10,10 1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:0 doubles:0",
+        [3, 1],
+    );
+    let plays = notations(&g);
+    assert!(
+        plays.contains("3:7-10 1:10-11") || plays.contains("1:10-11 3:7-10"),
+        "{plays:?}"
+    );
+    for p in g.legal_plays() {
+        let mut h = g.clone();
+        h.play(&p).unwrap();
+        check_board(&h, true, 2);
     }
 }
 
@@ -279,16 +333,24 @@ fn par_11_option_off() {
     for p in g.legal_plays() {
         assert!(p.steps().iter().all(|s| s.to <= 72));
     }
-    assert_eq!(notations(&g), set(&["6:60-66 6:66-72"]));
+    // The most values: 6, 1, 1 into the home path (the 6-6 home would use only two).
+    assert_eq!(notations(&g), set(&["6:60-66 1:66-67 1:67-68"]));
 }
 
 /// P-F: the home path holds at most two; two there block the owner's own pieces.
 #[test]
 fn p_f_home_path_blockade_blocks_own_pieces() {
-    let g = rolled(json!({}), "0:60,67,67,72 1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:0 doubles:0", [6, 3]);
+    let g = rolled(
+        json!({}),
+        "0:60,67,67,72 1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:0 doubles:0",
+        [6, 3],
+    );
     for p in g.legal_plays() {
         for s in p.steps() {
-            assert!(!(s.from < 67 && s.to > 67 && s.to <= 72), "{s:?} passes the pair");
+            assert!(
+                !(s.from < 67 && s.to > 67 && s.to <= 72),
+                "{s:?} passes the pair"
+            );
         }
     }
 }
@@ -297,12 +359,24 @@ fn p_f_home_path_blockade_blocks_own_pieces() {
 /// back but the turn passes (P-J).
 #[test]
 fn p_h_nearest_home_and_empty_board() {
-    let mut g = game_at(json!({}), "0:10,30,70,72 1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:0 doubles:2");
+    let mut g = game_at(
+        json!({}),
+        "0:10,30,70,72 1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:0 doubles:2",
+    );
     g.set_roll(Roll::Dice([6, 6])).unwrap();
-    assert_eq!(g.position(), "0:0,10,30,72 1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:1 doubles:0");
-    let mut g = game_at(json!({}), "0:0,0,72,72 1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:0 doubles:2");
+    assert_eq!(
+        g.position(),
+        "0:0,10,30,72 1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:1 doubles:0"
+    );
+    let mut g = game_at(
+        json!({}),
+        "0:0,0,72,72 1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:0 doubles:2",
+    );
     g.set_roll(Roll::Dice([1, 1])).unwrap();
-    assert_eq!(g.position(), "0:0,0,72,72 1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:1 doubles:0");
+    assert_eq!(
+        g.position(),
+        "0:0,0,72,72 1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:1 doubles:0"
+    );
 }
 
 /// P-H option off: the third doubles is played normally.
@@ -397,7 +471,10 @@ fn unknown_option_and_invalid_combinations() {
     bad(json!({"max_pieces_per_square": 5}), "max_pieces_per_square");
     bad(json!({"capture_bonus": 60}), "capture_bonus");
     bad(json!({"home_bonus": 41}), "home_bonus");
-    bad(json!({"doubles_extra_roll": false}), "third_doubles_penalty");
+    bad(
+        json!({"doubles_extra_roll": false}),
+        "third_doubles_penalty",
+    );
     bad(json!({"blockades": false}), "blockade_no_joint_move");
     bad(
         json!({"blockades": false, "blockade_no_joint_move": false, "blockade_turn_limit": 2}),
@@ -406,8 +483,11 @@ fn unknown_option_and_invalid_combinations() {
     bad(json!({"bonus_order": "sometimes"}), "bonus_order");
     bad(json!({"capture": "yes"}), "capture");
     assert!(
-        Rules::with_options(P, &json!({"blockades": false, "blockade_no_joint_move": false}))
-            .is_ok()
+        Rules::with_options(
+            P,
+            &json!({"blockades": false, "blockade_no_joint_move": false})
+        )
+        .is_ok()
     );
 }
 
@@ -463,19 +543,41 @@ fn impossible_positions() {
 
 #[test]
 fn illegal_play_leaves_the_game_unchanged() {
-    let mut g = rolled(json!({}), "0:0,0,10,30 1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:0 doubles:0", [6, 2]);
+    let mut g = rolled(
+        json!({}),
+        "0:0,0,10,30 1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:0 doubles:0",
+        [6, 2],
+    );
     let before = g.to_json();
-    assert!(matches!(g.play_notation("6:10-16"), Err(Error::IllegalMove(_))));
-    assert!(matches!(g.play_notation("6:10-17 2:17-19"), Err(Error::IllegalMove(_))));
-    assert!(matches!(g.play_notation("what"), Err(Error::InvalidNotation(_))));
+    assert!(matches!(
+        g.play_notation("6:10-16"),
+        Err(Error::IllegalMove(_))
+    ));
+    assert!(matches!(
+        g.play_notation("6:10-17 2:17-19"),
+        Err(Error::IllegalMove(_))
+    ));
+    assert!(matches!(
+        g.play_notation("what"),
+        Err(Error::InvalidNotation(_))
+    ));
     let mut p = g.legal_plays()[0];
     p.pop();
     assert!(g.play(&p).is_err());
     assert_eq!(g.to_json(), before);
     // Dice out of range.
-    let mut h = game_at(json!({}), "0:0,0,0,0 1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:0 doubles:0");
-    assert!(matches!(h.set_roll(Roll::Dice([7, 1])), Err(Error::InvalidRoll(_))));
-    assert!(matches!(h.set_roll(Roll::Cowries(3)), Err(Error::InvalidRoll(_))));
+    let mut h = game_at(
+        json!({}),
+        "0:0,0,0,0 1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:0 doubles:0",
+    );
+    assert!(matches!(
+        h.set_roll(Roll::Dice([7, 1])),
+        Err(Error::InvalidRoll(_))
+    ));
+    assert!(matches!(
+        h.set_roll(Roll::Cowries(3)),
+        Err(Error::InvalidRoll(_))
+    ));
 }
 
 #[test]
@@ -487,7 +589,10 @@ fn state_is_copy_and_small() {
 
 #[test]
 fn board_pieces_and_places() {
-    let g = game_at(json!({"seats": 2}), "0:0,1,65,72 1:0,0,1,80 turn:0 doubles:0");
+    let g = game_at(
+        json!({"seats": 2}),
+        "0:0,1,65,72 1:0,0,1,80 turn:0 doubles:0",
+    );
     assert_eq!(g.board(), pachisi::BoardKind::Race);
     use pachisi::Place;
     assert_eq!(g.place(0, 1), Place::Track { square: 0 });
@@ -495,7 +600,12 @@ fn board_pieces_and_places() {
     assert_eq!(g.place(1, 0), Place::Nest { side: 2 });
     assert_eq!(g.place(1, 72), Place::Home { side: 2 });
     assert_eq!(g.place(0, 65), Place::HomePath { side: 0, index: 0 });
-    assert_eq!(g.place(1, 80), Place::Track { square: (34 + 71) % 68 });
+    assert_eq!(
+        g.place(1, 80),
+        Place::Track {
+            square: (34 + 71) % 68
+        }
+    );
     assert_eq!(g.pieces().len(), 8);
 }
 
@@ -534,14 +644,14 @@ fn json_round_trip_mid_game_and_mid_play() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 6, failure_persistence: None, ..ProptestConfig::default() })]
 
     /// Invariants over random games: board counts, blockades never passed, plays distinct and
     /// applicable, steps reach exactly the plays, notation round trips, JSON round trip.
     #[test]
     fn random_parcheesi_games_keep_the_rules(seed in any::<u64>(), seats in 2u8..=4) {
         let r = rules(json!({"seats": seats}));
-        let g = random_game_checked(&r, seed, 120, true);
+        let g = random_game_checked(&r, seed, 60, true);
         let back = Game::from_json(&g.to_json()).unwrap();
         prop_assert_eq!(back.to_json(), g.to_json());
     }
@@ -553,7 +663,7 @@ proptest! {
             "bonus_order": if any_order { "any" } else { "dice-first" },
             "blockade_turn_limit": limit,
         }));
-        random_game_checked(&r, seed, 80, true);
+        random_game_checked(&r, seed, 40, true);
     }
 }
 
