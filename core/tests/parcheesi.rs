@@ -44,6 +44,10 @@ fn par_2_double_fives_enter_two() {
     run_scenario(P, "par-02-double-fives-enter-two");
 }
 #[test]
+fn par_3_one_piece_per_die_or_the_sum_scenario() {
+    run_scenario(P, "par-03-one-piece-per-die-or-the-sum");
+}
+#[test]
 fn par_4_capture_on_intermediate_square() {
     run_scenario(P, "par-04-capture-on-intermediate-square");
 }
@@ -335,6 +339,19 @@ fn par_11_option_off() {
     }
     // The most values: 6, 1, 1 into the home path (the 6-6 home would use only two).
     assert_eq!(notations(&g), set(&["6:60-66 1:66-67 1:67-68"]));
+}
+
+/// P-G / PAR-11: after going round, the branch square comes again 68 squares later (position
+/// 140) and offers both routes again.
+#[test]
+fn p_g_branch_square_again_after_a_lap() {
+    let pos = "0:72,72,72,138 1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:0 doubles:0";
+    let g = rolled(json!({}), pos, [6, 1]);
+    assert_eq!(
+        notations(&g),
+        set(&["6:138-68 1:68-69", "6:138-76 1:76-77"])
+    );
+    assert_eq!(g.place(0, 140), g.place(0, 64));
 }
 
 /// P-F: the home path holds at most two; two there block the owner's own pieces.
