@@ -516,7 +516,10 @@ impl RuleSystem for BackgammonSystem {
 
     fn parse_position(&self, text: &str) -> Result<BgState> {
         let text = text.trim();
-        if text.len() >= 5 && text[..5].eq_ignore_ascii_case("XGID=") {
+        if text
+            .get(..5)
+            .is_some_and(|p| p.eq_ignore_ascii_case("XGID="))
+        {
             return self.parse_xgid(text);
         }
         let (body, declined) = match text.strip_suffix(ROLL_SUFFIX) {
