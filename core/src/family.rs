@@ -42,7 +42,7 @@
 
 use crate::board::{SIDE_SPACING, TRACK_LEN, entry_square, is_safe, side_of_seat};
 use crate::dice::{ChanceOutcome, GameRng, Roll, roll_two_dice, two_dice_outcomes};
-use crate::play::{Play, Step, StepKind, dedup_by_result};
+use crate::play::{Play, Step, StepKind};
 use crate::system::{BoardKind, Node, Orders, Outcome, PieceView, Place, RuleSystem, SystemRules};
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -267,7 +267,10 @@ struct Gen<'a> {
 }
 
 thread_local! {
-    static SCRATCH: RefCell<(Vec<u128>, Vec<u8>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+    /// Reused buffers of the generator (result keys, values used, a sort buffer): no heap
+    /// allocation per call once warm.
+    static SCRATCH: RefCell<(Vec<u128>, Vec<u8>, Vec<(u128, u32)>)> =
+        const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
 }
 
 impl FamilySystem {
@@ -446,27 +449,29 @@ impl FamilySystem {
     /// Sorts one colour's pieces by (position, played); returns the permutation applied.
     fn sort_colour(s: &mut FamilyState, c: u8) -> [u8; PIECES] {
         let ci = c as usize;
+        let mut codes = [0u8; PIECES];
+        for (i, code) in codes.iter_mut().enumerate() {
+            *code = s.pos[ci][i] << 1 | ((s.played >> (ci * 4 + i)) & 1) as u8;
+        }
         let mut order = [0u8, 1, 2, 3];
-        let code = |i: u8| s.pos[ci][i as usize] << 1 | s.is_played(c, i as usize) as u8;
+        if codes.windows(2).all(|w| w[0] <= w[1]) {
+            return order;
+        }
         // Insertion sort of four: stable, no allocation.
         for k in 1..PIECES {
             let mut j = k;
-            while j > 0 && code(order[j - 1]) > code(order[j]) {
+            while j > 0 && codes[j - 1] > codes[j] {
+                codes.swap(j - 1, j);
                 order.swap(j - 1, j);
                 j -= 1;
             }
         }
-        let old_pos = s.pos[ci];
-        let old_played = s.played;
-        for (k, &from) in order.iter().enumerate() {
-            s.pos[ci][k] = old_pos[from as usize];
-            let bit = 1u16 << (ci * 4 + k);
-            if old_played & (1 << (ci * 4 + from as usize)) != 0 {
-                s.played |= bit;
-            } else {
-                s.played &= !bit;
-            }
+        let mut played = s.played & !(0xF << (ci * 4));
+        for (k, &code) in codes.iter().enumerate() {
+            s.pos[ci][k] = code >> 1;
+            played |= ((code & 1) as u16) << (ci * 4 + k);
         }
+        s.played = played;
         order
     }
 
@@ -757,7 +762,7 @@ impl FamilySystem {
         out.clear();
         SCRATCH.with(|cell| {
             let mut scratch = cell.borrow_mut();
-            let (keys, uses) = &mut *scratch;
+            let (keys, uses, sorted) = &mut *scratch;
             keys.clear();
             uses.clear();
             let board = self.board(s);
@@ -797,7 +802,7 @@ impl FamilySystem {
                 keys.truncate(k);
             }
             if orders == Orders::Distinct {
-                dedup_by_result(out, keys);
+                dedup_first_seen(out, keys, sorted);
             }
         });
     }
@@ -1165,6 +1170,33 @@ impl RuleSystem for FamilySystem {
             _ => Place::Home { side },
         }
     }
+}
+
+/// Keeps the first play of each resulting position, in listing order (a sort instead of a
+/// hash set: no allocation once the buffer is warm). `uses` doubles as the keep marks.
+fn dedup_first_seen(plays: &mut Vec<Play>, keys: &mut [u128], sorted: &mut Vec<(u128, u32)>) {
+    if plays.len() < 2 {
+        return;
+    }
+    sorted.clear();
+    sorted.extend(keys.iter().enumerate().map(|(i, &k)| (k, i as u32)));
+    sorted.sort_unstable();
+    // Mark the duplicates: within a run of equal keys, all but the smallest index.
+    let mut prev = None;
+    for &(k, i) in sorted.iter() {
+        if prev == Some(k) {
+            keys[i as usize] = u128::MAX;
+        }
+        prev = Some(k);
+    }
+    let mut keep = 0;
+    for i in 0..plays.len() {
+        if keys[i] != u128::MAX {
+            plays[keep] = plays[i];
+            keep += 1;
+        }
+    }
+    plays.truncate(keep);
 }
 
 // Square spacing is part of the geometry the coordinates assume.
