@@ -266,11 +266,13 @@ struct Gen<'a> {
     six_five: bool,
 }
 
+/// Result keys, values used per play, and a sort buffer for the dedupe.
+type Scratch = (Vec<u128>, Vec<u8>, Vec<(u128, u32)>);
+
 thread_local! {
     /// Reused buffers of the generator (result keys, values used, a sort buffer): no heap
     /// allocation per call once warm.
-    static SCRATCH: RefCell<(Vec<u128>, Vec<u8>, Vec<(u128, u32)>)> =
-        const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
+    static SCRATCH: RefCell<Scratch> = const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
 }
 
 impl FamilySystem {
