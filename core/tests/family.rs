@@ -843,3 +843,344 @@ fn generator_orders_all_contains_distinct() {
     s.dice = [0, 0];
     assert_eq!(sys.node(&s), Node::Chance);
 }
+
+/// F-I detail: the roll stays with the colour that started it; when the seat's last piece gets
+/// home with the higher die, the lower die is not played with the partner's pieces.
+#[test]
+fn fi_partner_takes_over_from_the_next_roll() {
+    let pos = pos4("0:0:-", ["75,h,h,h", N4, "n,n,n,30", N4]);
+    let (g, plays) = plays_after(&preset(), &pos, [2, 1]);
+    assert_eq!(plays, set(&["0:75-h"]));
+    let mut g = g;
+    g.play_notation("0:75-h").unwrap();
+    assert_eq!(g.position(), pos4("1:0:-", ["h,h,h,h", N4, "n,n,n,30", N4]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// An independent, naive generator (every piece, every order, no shortcuts) to cross-check the
+// engine's plays on positions from random games.
+
+mod reference {
+    use pachisi::board::{entry_square, is_safe};
+
+    #[derive(Clone, Copy)]
+    pub struct Pos {
+        pub pos: [[u8; 4]; 4],
+        pub played: [[bool; 4]; 4],
+    }
+
+    fn square(c: usize, p: u8) -> usize {
+        (entry_square(c as u8) as usize + p as usize - 1) % 68
+    }
+
+    /// (colour, count) on an absolute track square.
+    fn track(st: &Pos, sq: usize) -> Option<(usize, u8)> {
+        let mut found = None;
+        for c in 0..4 {
+            let n = (0..4)
+                .filter(|&i| (1..=69).contains(&st.pos[c][i]) && square(c, st.pos[c][i]) == sq)
+                .count() as u8;
+            if n > 0 {
+                found = Some((c, n));
+            }
+        }
+        found
+    }
+
+    fn gate_at(st: &Pos, c: usize, p: u8) -> bool {
+        if p <= 69 {
+            matches!(track(st, square(c, p)), Some((_, 2)))
+        } else if p < 77 {
+            (0..4).filter(|&i| st.pos[c][i] == p).count() == 2
+        } else {
+            false
+        }
+    }
+
+    /// None: cannot land; Some(true): lands capturing.
+    fn land(st: &Pos, c: usize, to: u8, movers: u8) -> Option<bool> {
+        match to {
+            78.. => None,
+            77 => Some(false),
+            70..=76 => ((0..4).filter(|&i| st.pos[c][i] == to).count() as u8 + movers <= 2)
+                .then_some(false),
+            _ => {
+                let sq = square(c, to);
+                match track(st, sq) {
+                    None => Some(false),
+                    Some((o, n)) if o == c => (n + movers <= 2).then_some(false),
+                    Some((o, _)) if o == (c + 2) % 4 => None,
+                    Some((_, 2)) => None,
+                    Some(_) => {
+                        (!is_safe(sq as u8) || sq == entry_square(c as u8) as usize).then_some(true)
+                    }
+                }
+            }
+        }
+    }
+
+    fn capture(st: &mut Pos, c: usize, to: u8) {
+        let sq = square(c, to);
+        for o in 0..4 {
+            if o == c {
+                continue;
+            }
+            for i in 0..4 {
+                if (1..=69).contains(&st.pos[o][i]) && square(o, st.pos[o][i]) == sq {
+                    st.pos[o][i] = 0;
+                }
+            }
+        }
+    }
+
+    fn passes(st: &Pos, c: usize, from: u8, to: u8) -> bool {
+        (from + 1..to).all(|p| !gate_at(st, c, p))
+    }
+
+    pub struct Ctx {
+        pub colour: usize,
+        pub values: Vec<u8>,
+        pub restricted: bool,
+        pub doubles: bool,
+        pub six_five: bool,
+        pub found: Vec<(usize, Pos)>,
+    }
+
+    fn key(st: &Pos) -> Vec<Vec<(u8, bool)>> {
+        (0..4)
+            .map(|c| {
+                let mut v: Vec<(u8, bool)> =
+                    (0..4).map(|i| (st.pos[c][i], st.played[c][i])).collect();
+                v.sort();
+                v
+            })
+            .collect()
+    }
+
+    pub fn canonical(st: &Pos) -> String {
+        format!("{:?}", key(st))
+    }
+
+    pub fn search(cx: &mut Ctx, st: Pos, i: usize, used: usize, frozen: [bool; 4]) {
+        let c = cx.colour;
+        let all_played = st.played[c].iter().all(|&b| b);
+        if i >= cx.values.len() || (cx.restricted && i == 2 && !all_played) {
+            cx.found.push((used, st));
+            return;
+        }
+        let v = cx.values[i];
+        let mut any = false;
+        let mut go = |cx: &mut Ctx, next: Pos, ni: usize, nu: usize, fz: [bool; 4]| {
+            search(cx, next, ni, nu, fz);
+        };
+        // single values
+        for p in 0..4 {
+            if frozen[p] {
+                continue;
+            }
+            let from = st.pos[c][p];
+            if from == 77 {
+                continue;
+            }
+            let to = if from == 0 {
+                if v != 5 {
+                    continue;
+                }
+                1
+            } else {
+                if !passes(&st, c, from, from + v) {
+                    continue;
+                }
+                from + v
+            };
+            if let Some(cap) = land(&st, c, to, 1) {
+                any = true;
+                let mut n = st;
+                if cap {
+                    capture(&mut n, c, to);
+                }
+                n.pos[c][p] = to;
+                n.played[c][p] = true;
+                let mut fz = frozen;
+                fz[p] |= cap;
+                go(cx, n, i + 1, used + 1, fz);
+            }
+        }
+        let pair = i + 1 < cx.values.len()
+            && ((!cx.doubles && i == 0) || (cx.doubles && i % 2 == 0 && cx.values[i + 1] == v));
+        if pair {
+            let total = v + cx.values[i + 1];
+            for p in 0..4 {
+                let from = st.pos[c][p];
+                if frozen[p] || from == 0 || from == 77 || !passes(&st, c, from, from + total) {
+                    continue;
+                }
+                if let Some(cap) = land(&st, c, from + total, 1) {
+                    any = true;
+                    let mut n = st;
+                    if cap {
+                        capture(&mut n, c, from + total);
+                    }
+                    n.pos[c][p] = from + total;
+                    let mut fz = frozen;
+                    fz[p] |= cap;
+                    go(cx, n, i + 2, used + 2, fz);
+                }
+            }
+            if cx.doubles {
+                let mut moves = vec![(v, 2usize)];
+                if i == 0 && cx.values.len() == 4 && !cx.restricted {
+                    moves.push((cx.values[0] + cx.values[2], 4));
+                }
+                for (mv, consumes) in moves {
+                    for a in 0..4 {
+                        for b in a + 1..4 {
+                            let from = st.pos[c][a];
+                            if from != st.pos[c][b]
+                                || from == 0
+                                || from == 77
+                                || frozen[a]
+                                || frozen[b]
+                            {
+                                continue;
+                            }
+                            if !passes(&st, c, from, from + mv) {
+                                continue;
+                            }
+                            if let Some(cap) = land(&st, c, from + mv, 2) {
+                                any = true;
+                                let mut n = st;
+                                if cap {
+                                    capture(&mut n, c, from + mv);
+                                }
+                                n.pos[c][a] = from + mv;
+                                n.pos[c][b] = from + mv;
+                                let mut fz = frozen;
+                                fz[a] |= cap;
+                                fz[b] |= cap;
+                                go(cx, n, i + consumes, used + consumes, fz);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if i == 0 && cx.six_five {
+            let start = track(&st, square(c, 1));
+            let open = match start {
+                None => true,
+                Some((o, n)) => n < 2 && o != c && o != (c + 2) % 4,
+            };
+            if open && passes(&st, c, 1, 7) {
+                if let Some(cap) = land(&st, c, 7, 1) {
+                    for p in 0..4 {
+                        if st.pos[c][p] == 0 {
+                            any = true;
+                            let mut n = st;
+                            if cap {
+                                capture(&mut n, c, 7);
+                            }
+                            n.pos[c][p] = 7;
+                            n.played[c][p] = true;
+                            go(cx, n, 2, 2, frozen);
+                        }
+                    }
+                }
+            }
+        }
+        if !any {
+            search(cx, st, i + 1, used, frozen);
+        }
+    }
+}
+
+#[test]
+fn engine_matches_naive_generator_on_random_positions() {
+    use reference::{Ctx, Pos, canonical, search};
+    let sys = system();
+    let mut rng = pachisi::dice::rng_from_seed(99);
+    let mut buf = Vec::new();
+    let mut checked = 0;
+    for seed in 0..12u64 {
+        let mut s = sys.initial_state();
+        let mut game_rng = pachisi::dice::rng_from_seed(seed);
+        for _ in 0..400 {
+            match sys.node(&s) {
+                Node::Over => break,
+                Node::Chance => {
+                    let r = sys.sample_roll(&s, &mut game_rng);
+                    sys.begin_roll(&mut s, r);
+                    continue;
+                }
+                Node::Decision => {}
+            }
+            buf.clear();
+            sys.generate(&s, Orders::Distinct, &mut buf);
+            let engine: BTreeSet<String> = buf
+                .iter()
+                .map(|p| {
+                    let mut t = s;
+                    for st in p.steps() {
+                        sys.apply_step(&mut t, st);
+                    }
+                    let pos = Pos {
+                        pos: t.pos,
+                        played: std::array::from_fn(|c| {
+                            std::array::from_fn(|i| t.played & (1 << (c * 4 + i)) != 0)
+                        }),
+                    };
+                    canonical(&pos)
+                })
+                .collect();
+            assert_eq!(engine.len(), buf.len(), "distinct plays, distinct results");
+            // The naive generator.
+            let colour = sys.playing_colour(&s) as usize;
+            let [a, b] = s.dice;
+            let (hi, lo) = (a.max(b), a.min(b));
+            let start = Pos {
+                pos: s.pos,
+                played: std::array::from_fn(|c| {
+                    std::array::from_fn(|i| s.played & (1 << (c * 4 + i)) != 0)
+                }),
+            };
+            let in_play = s.pos[colour].iter().any(|&p| p != 0 && p != 77);
+            let all_played = start.played[colour].iter().all(|&x| x);
+            let mut cx = Ctx {
+                colour,
+                values: if a == b {
+                    let h = a.max(7 - a);
+                    vec![h, h, 7 - h, 7 - h]
+                } else {
+                    vec![hi, lo]
+                },
+                restricted: a == b && !all_played,
+                doubles: a == b,
+                six_five: a != b && hi == 6 && lo == 5 && !in_play,
+                found: Vec::new(),
+            };
+            search(&mut cx, start, 0, 0, [false; 4]);
+            let best = cx.found.iter().map(|f| f.0).max().unwrap_or(0);
+            let naive: BTreeSet<String> = if best == 0 {
+                BTreeSet::new()
+            } else {
+                cx.found
+                    .iter()
+                    .filter(|f| f.0 == best)
+                    .map(|f| canonical(&f.1))
+                    .collect()
+            };
+            assert_eq!(engine, naive, "position {}", sys.format_position(&s));
+            checked += 1;
+            let play = if buf.is_empty() {
+                Play::new()
+            } else {
+                buf[pachisi::sim::uniform_index(&mut rng, buf.len())]
+            };
+            for st in play.steps() {
+                sys.apply_step(&mut s, st);
+            }
+            sys.end_play(&mut s, &play);
+        }
+    }
+    assert!(checked > 500, "{checked}");
+}
