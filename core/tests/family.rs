@@ -970,7 +970,7 @@ mod reference {
         }
         let v = cx.values[i];
         let mut any = false;
-        let mut go = |cx: &mut Ctx, next: Pos, ni: usize, nu: usize, fz: [bool; 4]| {
+        let go = |cx: &mut Ctx, next: Pos, ni: usize, nu: usize, fz: [bool; 4]| {
             search(cx, next, ni, nu, fz);
         };
         // single values
