@@ -98,6 +98,9 @@ pub struct FamilyRules {
     pub doubles_extra_roll: bool,
     /// F-H: off (default) capturing is a choice; on, a play that captures must be chosen if any.
     pub compulsory_capture: bool,
+    /// F-F: off (default) only a die showing five enters; on, a sum of five (4-1, 3-2) may
+    /// enter a piece too, using both dice.
+    pub sum_of_five_enters: bool,
 }
 
 impl FamilyRules {
@@ -116,6 +119,7 @@ impl FamilyRules {
             entry_tries: 3,
             doubles_extra_roll: true,
             compulsory_capture: false,
+            sum_of_five_enters: false,
         }
     }
 }
@@ -563,6 +567,27 @@ impl FamilySystem {
                 any |= self.gate_moves(g, b, i, seven, 4, used, frozen, play);
             }
             any |= self.gate_moves(g, b, i, v, 2, used, frozen, play);
+        }
+        if pair_available && !g.doubles && self.rules.sum_of_five_enters && v + g.values[1] == 5 {
+            for piece in 0..PIECES {
+                if reps & (1 << piece) == 0 || b.s.pos[colour as usize][piece] != START_AREA {
+                    continue;
+                }
+                if let Some(land) = self.landing(b, colour, START_SQUARE, 1) {
+                    any = true;
+                    let step = Step {
+                        seat: colour,
+                        piece: piece as u8,
+                        from: START_AREA,
+                        to: START_SQUARE,
+                        value: 5,
+                        count: 1,
+                        captured: (land == Landing::Capture) as u8,
+                        kind: StepKind::Enter,
+                    };
+                    self.descend(g, b, &step, i + 2, used + 2, frozen, play);
+                }
+            }
         }
         if pair_available && self.rules.sum_as_one_move {
             let total = v + g.values[i + 1];

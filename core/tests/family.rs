@@ -319,6 +319,23 @@ fn ff_partner_on_start_square_blocks_entering() {
 // ---------------------------------------------------------------------------------------------
 // Options.
 
+/// F-F option: a sum of five enters (using both dice) only when `sum_of_five_enters` is on.
+#[test]
+fn option_sum_of_five_enters() {
+    let start = pos4("0:0:-", [N4, N4, N4, N4]);
+    let (g, plays) = plays_after(&preset(), &start, [4, 1]);
+    assert!(plays.is_empty());
+    assert_eq!(g.position(), pos4("0:1:-", [N4, N4, N4, N4]));
+    let r = rules_with(serde_json::json!({"sum_of_five_enters": true}));
+    let (g, plays) = plays_after(&r, &start, [4, 1]);
+    assert_eq!(plays, set(&["0:n-1"]));
+    let p = g.legal_plays()[0];
+    assert_eq!(
+        (p.steps()[0].kind, p.steps()[0].value),
+        (StepKind::Enter, 5)
+    );
+}
+
 #[test]
 fn option_compulsory_capture() {
     let pos = pos4("0:0:-", ["10,30,h,h", "67,n,n,n", N4, N4]);
@@ -646,7 +663,7 @@ fn rule_sets() -> Vec<Rules> {
         serde_json::json!({}),
         serde_json::json!({"seats": 2, "teams": false}),
         serde_json::json!({"seats": 3, "teams": false}),
-        serde_json::json!({"teams": false, "compulsory_capture": true}),
+        serde_json::json!({"teams": false, "compulsory_capture": true, "sum_of_five_enters": true}),
         serde_json::json!({"higher_die_first": false, "sum_as_one_move": false}),
         serde_json::json!({"one_piece_both_dice": false, "gate_moves_with_doubles": false,
                            "six_five_enters_and_moves": false, "entry_tries": 1}),
