@@ -181,12 +181,23 @@ impl SystemRules for FamilyRules {
 
 const NONE: u8 = u8::MAX;
 
-/// Whose turn it is, the roll being played and every piece: a plain `Copy` value (24 bytes).
+/// Whose turn it is, the roll being played and every piece: a plain `Copy` value (22 bytes).
 ///
 /// Pieces of colour `c` are `pos[c]` in the colour's own coordinates (see the module docs);
 /// bit `4 * c + i` of `played` says whether piece `i` has ever been in play, which tells a
 /// captured piece (`x`) from a never-played one (`n`) in the start area (FAM-1, FAM-5b).
 /// Seats not in play keep all zeros.
+///
+/// ```
+/// use pachisi::family::{FamilyRules, FamilyState};
+/// use pachisi::{RuleSystem, SystemRules};
+/// let sys = FamilyRules::family().build().unwrap();
+/// let s: FamilyState = sys.parse_position("1:0:- x,n,12,h/n,n,n,n/n,n,n,n/n,n,n,n").unwrap();
+/// assert_eq!(s.pos[0], [0, 0, 12, 77]);
+/// // Sorted `n`, `x`, 12, `h`: all but the never-played first piece have been in play.
+/// assert_eq!(s.played & 0xF, 0b1110);
+/// assert!(std::mem::size_of::<FamilyState>() <= 64);
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct FamilyState {
     /// Piece positions per colour.
@@ -291,6 +302,14 @@ impl FamilySystem {
 
     /// The colour whose pieces the seat to move plays: its own, or its partner's when all of
     /// its own are home (FAM-2, F-I).
+    ///
+    /// ```
+    /// use pachisi::family::FamilyRules;
+    /// use pachisi::{RuleSystem, SystemRules};
+    /// let sys = FamilyRules::family().build().unwrap();
+    /// let s = sys.parse_position("0:0:- h,h,h,h/n,n,n,n/n,n,n,30/n,n,n,n").unwrap();
+    /// assert_eq!(sys.playing_colour(&s), 2);
+    /// ```
     pub fn playing_colour(&self, s: &FamilyState) -> u8 {
         let t = s.turn;
         let p = self.partner.get(t as usize).copied().unwrap_or(NONE);
