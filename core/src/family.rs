@@ -236,7 +236,7 @@ impl FamilyState {
             for (i, code) in codes.iter_mut().enumerate() {
                 *code = self.pos[c as usize][i] << 1 | self.is_played(c, i) as u8;
             }
-            codes.sort_unstable();
+            sort4(&mut codes);
             for code in codes {
                 k = k << 8 | code as u128;
             }
@@ -272,6 +272,11 @@ struct Gen<'a> {
     out: &'a mut Vec<Play>,
     keys: &'a mut Vec<u128>,
     uses: &'a mut Vec<u8>,
+    /// Listing one play per result: (position, value index, values used, frozen pieces)
+    /// already explored are pruned (their continuations give the same results).
+    seen: Option<&'a mut Seen>,
+    /// Tag bit of the second, reversed-order search (`higher_die_first` off).
+    run: u32,
     values: [u8; 4],
     count: usize,
     colour: u8,
@@ -281,13 +286,83 @@ struct Gen<'a> {
     six_five: bool,
 }
 
-/// Result keys, values used per play, and a sort buffer for the dedupe.
-type Scratch = (Vec<u128>, Vec<u8>, Vec<(u128, u32)>);
+/// Result keys, values used per play, and the set of positions seen.
+type Scratch = (Vec<u128>, Vec<u8>, Seen);
+
+/// An open-addressing set of (position key, tag) pairs, cleared in O(1) by bumping a stamp:
+/// reused by every generator call of a thread, so it allocates only while growing.
+struct Seen {
+    slots: Vec<(u128, u32, u32)>,
+    stamp: u32,
+    len: usize,
+}
+
+impl Seen {
+    const fn new() -> Seen {
+        Seen {
+            slots: Vec::new(),
+            stamp: 0,
+            len: 0,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            // Stamp wrapped: old entries could look current.
+            self.slots.iter_mut().for_each(|e| e.2 = 0);
+            self.stamp = 1;
+        }
+        if self.slots.is_empty() {
+            self.slots = vec![(0, 0, 0); 1024];
+        }
+    }
+
+    fn slot(&self, key: u128, tag: u32) -> usize {
+        let h = (key as u64 ^ (key >> 64) as u64 ^ (tag as u64) << 32)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (h >> 32) as usize & (self.slots.len() - 1)
+    }
+
+    /// Inserts; false when the pair was already there.
+    fn insert(&mut self, key: u128, tag: u32) -> bool {
+        if (self.len + 1) * 2 > self.slots.len() {
+            self.grow();
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = self.slot(key, tag);
+        loop {
+            let e = self.slots[i];
+            if e.2 != self.stamp {
+                self.slots[i] = (key, tag, self.stamp);
+                self.len += 1;
+                return true;
+            }
+            if e.0 == key && e.1 == tag {
+                return false;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn grow(&mut self) {
+        let bigger = vec![(0, 0, 0); self.slots.len() * 2];
+        let old = std::mem::replace(&mut self.slots, bigger);
+        let stamp = self.stamp;
+        self.len = 0;
+        for (key, tag, st) in old {
+            if st == stamp {
+                self.insert(key, tag);
+            }
+        }
+    }
+}
 
 thread_local! {
     /// Reused buffers of the generator (result keys, values used, a sort buffer): no heap
     /// allocation per call once warm.
-    static SCRATCH: RefCell<Scratch> = const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
+    static SCRATCH: RefCell<Scratch> = const { RefCell::new((Vec::new(), Vec::new(), Seen::new())) };
 }
 
 impl FamilySystem {
@@ -359,12 +434,22 @@ impl FamilySystem {
 
     /// FAM-10: no piece passes a gate; checks the positions strictly between `from` and `to`.
     fn can_pass(&self, b: &Board, colour: u8, from: u8, to: u8) -> bool {
-        for p in from + 1..to {
-            if p <= LAP_END {
-                if b.track[self.square(colour, p) as usize] & 3 == 2 {
+        let track_end = to.min(LAP_END + 1);
+        if from + 1 < track_end {
+            // Walk the track squares with a wrapping index (no division per square).
+            let mut sq = self.square(colour, from + 1) as usize;
+            for _ in from + 1..track_end {
+                if b.track[sq] & 3 == 2 {
                     return false;
                 }
-            } else if p < GOAL && Self::own_count(b, colour, p) >= 2 {
+                sq += 1;
+                if sq == TRACK_LEN as usize {
+                    sq = 0;
+                }
+            }
+        }
+        for p in (from + 1).max(GOAL_STRETCH)..to.min(GOAL) {
+            if Self::own_count(b, colour, p) >= 2 {
                 return false;
             }
         }
@@ -543,6 +628,14 @@ impl FamilySystem {
         if i >= g.count || (g.restricted && i == 2 && !b.s.all_played(colour)) {
             self.record(g, b, play, used);
             return;
+        }
+        if i > 0
+            && let Some(seen) = g.seen.as_deref_mut()
+        {
+            let tag = 1 << 31 | g.run | (i as u32) << 16 | (used as u32) << 8 | frozen as u32;
+            if !seen.insert(b.s.key(), tag) {
+                return;
+            }
         }
         let v = g.values[i];
         let mut any = false;
@@ -808,7 +901,8 @@ impl FamilySystem {
         out.clear();
         SCRATCH.with(|cell| {
             let mut scratch = cell.borrow_mut();
-            let (keys, uses, sorted) = &mut *scratch;
+            let (keys, uses, seen) = &mut *scratch;
+            seen.clear();
             keys.clear();
             uses.clear();
             let board = self.board(s);
@@ -817,6 +911,8 @@ impl FamilySystem {
                 out: &mut *out,
                 keys: &mut *keys,
                 uses: &mut *uses,
+                seen: (orders == Orders::Distinct).then_some(&mut *seen),
+                run: 0,
                 values,
                 count,
                 colour,
@@ -828,6 +924,7 @@ impl FamilySystem {
             if !self.rules.higher_die_first && !doubles {
                 g.values = [values[1], values[0], 0, 0];
                 g.six_five = false;
+                g.run = 1 << 30;
                 self.dfs(&mut g, &board, 0, 0, 0, &mut play);
             }
             // Nothing playable at all: the roll is lost (the generic layer forfeits it).
@@ -848,7 +945,15 @@ impl FamilySystem {
                 keys.truncate(k);
             }
             if orders == Orders::Distinct {
-                dedup_first_seen(out, keys, sorted);
+                seen.clear();
+                let mut keep = 0;
+                for i in 0..out.len() {
+                    if seen.insert(keys[i], 0) {
+                        out[keep] = out[i];
+                        keep += 1;
+                    }
+                }
+                out.truncate(keep);
             }
         });
     }
@@ -1218,31 +1323,20 @@ impl RuleSystem for FamilySystem {
     }
 }
 
-/// Keeps the first play of each resulting position, in listing order (a sort instead of a
-/// hash set: no allocation once the buffer is warm). `uses` doubles as the keep marks.
-fn dedup_first_seen(plays: &mut Vec<Play>, keys: &mut [u128], sorted: &mut Vec<(u128, u32)>) {
-    if plays.len() < 2 {
-        return;
+/// Sorts four bytes with a five-comparator network (the hot path of the result keys).
+#[inline]
+fn sort4(v: &mut [u8; 4]) {
+    #[inline]
+    fn cswap(v: &mut [u8; 4], i: usize, j: usize) {
+        let (a, b) = (v[i], v[j]);
+        v[i] = a.min(b);
+        v[j] = a.max(b);
     }
-    sorted.clear();
-    sorted.extend(keys.iter().enumerate().map(|(i, &k)| (k, i as u32)));
-    sorted.sort_unstable();
-    // Mark the duplicates: within a run of equal keys, all but the smallest index.
-    let mut prev = None;
-    for &(k, i) in sorted.iter() {
-        if prev == Some(k) {
-            keys[i as usize] = u128::MAX;
-        }
-        prev = Some(k);
-    }
-    let mut keep = 0;
-    for i in 0..plays.len() {
-        if keys[i] != u128::MAX {
-            plays[keep] = plays[i];
-            keep += 1;
-        }
-    }
-    plays.truncate(keep);
+    cswap(v, 0, 1);
+    cswap(v, 2, 3);
+    cswap(v, 0, 2);
+    cswap(v, 1, 3);
+    cswap(v, 1, 2);
 }
 
 // Square spacing is part of the geometry the coordinates assume.
