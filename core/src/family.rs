@@ -669,9 +669,8 @@ impl FamilySystem {
         // more values at once come first (gate moves, sums), then single values.
         // A pair of values (the two dice, or an equal pair of a doubles roll) summed by one
         // piece as one move (F-A, F-D); and a gate moving as one (FAM-5c).
-        let pair = i + 1 < g.count
+        let pair_available = i + 1 < g.count
             && (!g.doubles && i == 0 || g.doubles && i % 2 == 0 && g.values[i + 1] == v);
-        let pair_available = pair;
         if g.doubles && self.rules.gate_moves_with_doubles && pair_available {
             // Both pieces taking h and l each: the gate moves 7 (FAM-5c), all four values.
             if i == 0 && g.count == 4 && !g.restricted {
