@@ -889,18 +889,25 @@ mod reference {
     pub struct Pos {
         pub pos: [[u8; 4]; 4],
         pub played: [[bool; 4]; 4],
+        pub side: [u8; 4],
+        pub seats: usize,
+        pub teams: bool,
     }
 
-    fn square(c: usize, p: u8) -> usize {
-        (entry_square(c as u8) as usize + p as usize - 1) % 68
+    fn square(st: &Pos, c: usize, p: u8) -> usize {
+        (entry_square(st.side[c]) as usize + p as usize - 1) % 68
+    }
+
+    fn partners(st: &Pos, a: usize, b: usize) -> bool {
+        st.teams && b == (a + 2) % 4
     }
 
     /// (colour, count) on an absolute track square.
     fn track(st: &Pos, sq: usize) -> Option<(usize, u8)> {
         let mut found = None;
-        for c in 0..4 {
+        for c in 0..st.seats {
             let n = (0..4)
-                .filter(|&i| (1..=69).contains(&st.pos[c][i]) && square(c, st.pos[c][i]) == sq)
+                .filter(|&i| (1..=69).contains(&st.pos[c][i]) && square(st, c, st.pos[c][i]) == sq)
                 .count() as u8;
             if n > 0 {
                 found = Some((c, n));
@@ -911,7 +918,7 @@ mod reference {
 
     fn gate_at(st: &Pos, c: usize, p: u8) -> bool {
         if p <= 69 {
-            matches!(track(st, square(c, p)), Some((_, 2)))
+            matches!(track(st, square(st, c, p)), Some((_, 2)))
         } else if p < 77 {
             (0..4).filter(|&i| st.pos[c][i] == p).count() == 2
         } else {
@@ -927,28 +934,27 @@ mod reference {
             70..=76 => ((0..4).filter(|&i| st.pos[c][i] == to).count() as u8 + movers <= 2)
                 .then_some(false),
             _ => {
-                let sq = square(c, to);
+                let sq = square(st, c, to);
                 match track(st, sq) {
                     None => Some(false),
                     Some((o, n)) if o == c => (n + movers <= 2).then_some(false),
-                    Some((o, _)) if o == (c + 2) % 4 => None,
+                    Some((o, _)) if partners(st, c, o) => None,
                     Some((_, 2)) => None,
-                    Some(_) => {
-                        (!is_safe(sq as u8) || sq == entry_square(c as u8) as usize).then_some(true)
-                    }
+                    Some(_) => (!is_safe(sq as u8) || sq == entry_square(st.side[c]) as usize)
+                        .then_some(true),
                 }
             }
         }
     }
 
     fn capture(st: &mut Pos, c: usize, to: u8) {
-        let sq = square(c, to);
-        for o in 0..4 {
+        let sq = square(st, c, to);
+        for o in 0..st.seats {
             if o == c {
                 continue;
             }
             for i in 0..4 {
-                if (1..=69).contains(&st.pos[o][i]) && square(o, st.pos[o][i]) == sq {
+                if (1..=69).contains(&st.pos[o][i]) && square(st, o, st.pos[o][i]) == sq {
                     st.pos[o][i] = 0;
                 }
             }
@@ -1088,10 +1094,10 @@ mod reference {
             }
         }
         if i == 0 && cx.six_five {
-            let start = track(&st, square(c, 1));
+            let start = track(&st, square(&st, c, 1));
             let open = match start {
                 None => true,
-                Some((o, n)) => n < 2 && o != c && o != (c + 2) % 4,
+                Some((o, n)) => n < 2 && o != c && !partners(&st, c, o),
             };
             if open && passes(&st, c, 1, 7) {
                 if let Some(cap) = land(&st, c, 7, 1) {
@@ -1118,12 +1124,31 @@ mod reference {
 
 #[test]
 fn engine_matches_naive_generator_on_random_positions() {
+    for (options, seeds) in [
+        (serde_json::json!({}), 12u64),
+        (serde_json::json!({"teams": false}), 4),
+        (serde_json::json!({"seats": 2, "teams": false}), 4),
+        (serde_json::json!({"seats": 3, "teams": false}), 4),
+    ] {
+        let mut cfg = FamilyRules::family();
+        if let Some(n) = options.get("seats") {
+            cfg.seats = n.as_u64().unwrap() as u8;
+        }
+        if options.get("teams").is_some() {
+            cfg.teams = false;
+        }
+        naive_cross_check(&cfg, seeds);
+    }
+}
+
+fn naive_cross_check(cfg: &FamilyRules, seeds: u64) {
     use reference::{Ctx, Pos, canonical, search};
-    let sys = system();
+    let sys = cfg.build().unwrap();
+    let side: [u8; 4] = std::array::from_fn(|c| pachisi::board::side_of_seat(c as u8, cfg.seats));
     let mut rng = pachisi::dice::rng_from_seed(99);
     let mut buf = Vec::new();
     let mut checked = 0;
-    for seed in 0..12u64 {
+    for seed in 0..seeds {
         let mut s = sys.initial_state();
         let mut game_rng = pachisi::dice::rng_from_seed(seed);
         for _ in 0..400 {
@@ -1150,6 +1175,9 @@ fn engine_matches_naive_generator_on_random_positions() {
                         played: std::array::from_fn(|c| {
                             std::array::from_fn(|i| t.played & (1 << (c * 4 + i)) != 0)
                         }),
+                        side,
+                        seats: cfg.seats as usize,
+                        teams: cfg.teams,
                     };
                     canonical(&pos)
                 })
@@ -1164,6 +1192,9 @@ fn engine_matches_naive_generator_on_random_positions() {
                 played: std::array::from_fn(|c| {
                     std::array::from_fn(|i| s.played & (1 << (c * 4 + i)) != 0)
                 }),
+                side,
+                seats: cfg.seats as usize,
+                teams: cfg.teams,
             };
             let in_play = s.pos[colour].iter().any(|&p| p != 0 && p != 77);
             let all_played = start.played[colour].iter().all(|&x| x);
@@ -1204,7 +1235,7 @@ fn engine_matches_naive_generator_on_random_positions() {
             sys.end_play(&mut s, &play);
         }
     }
-    assert!(checked > 500, "{checked}");
+    assert!(checked as u64 > 40 * seeds, "{checked}");
 }
 
 static VALID_STATES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
