@@ -642,26 +642,52 @@ impl FamilySystem {
         let reps = Self::representatives(b, colour, frozen);
         let both_dice_ok = self.rules.one_piece_both_dice || g.doubles;
 
-        // FAM-6 exception: enter with the five and move the six at once (one move, F-A).
+        // FAM-6 exception: with no piece in play, 6-5 enters a piece with the five and moves it
+        // on by the six at once: two steps (each a landing), the five before the six.
         if i == 0 && g.six_five {
             for piece in 0..PIECES {
                 if reps & (1 << piece) == 0 || b.s.pos[colour as usize][piece] != START_AREA {
                     continue;
                 }
-                if let Some(land) = self.enter_and_move(b, colour, 6) {
-                    any = true;
-                    let step = Step {
-                        seat: colour,
-                        piece: piece as u8,
-                        from: START_AREA,
-                        to: START_SQUARE + 6,
-                        value: 11,
-                        count: 1,
-                        captured: (land == Landing::Capture) as u8,
-                        kind: StepKind::Enter,
-                    };
-                    self.descend(g, b, &step, i + 2, used + 2, frozen, play);
+                // Entering onto an opponent captures it and ends the piece's move (FAM-7):
+                // then the six is lost and the plain entry below covers it.
+                if self.landing(b, colour, START_SQUARE, 1) != Some(Landing::Free) {
+                    continue;
                 }
+                let enter = Step {
+                    seat: colour,
+                    piece: piece as u8,
+                    from: START_AREA,
+                    to: START_SQUARE,
+                    value: 5,
+                    count: 1,
+                    captured: 0,
+                    kind: StepKind::Enter,
+                };
+                let mut entered = *b;
+                let perm = self.apply_on(&mut entered, &enter);
+                let moved = perm.iter().position(|&p| p as usize == piece).unwrap_or(0);
+                let to = START_SQUARE + 6;
+                if !self.can_pass(&entered, colour, START_SQUARE, to) {
+                    continue;
+                }
+                let Some(land) = self.landing(&entered, colour, to, 1) else {
+                    continue;
+                };
+                any = true;
+                let six = Step {
+                    seat: colour,
+                    piece: moved as u8,
+                    from: START_SQUARE,
+                    to,
+                    value: 6,
+                    count: 1,
+                    captured: (land == Landing::Capture) as u8,
+                    kind: StepKind::Move,
+                };
+                play.push(enter);
+                self.descend(g, &entered, &six, i + 2, used + 2, 0, play);
+                play.pop();
             }
         }
 
@@ -830,22 +856,6 @@ impl FamilySystem {
             self.descend(g, b, &step, i + consumes, used + consumes as u8, fz, play);
         }
         any
-    }
-
-    /// FAM-6 exception: the start square must take a piece (no gate, no partner) but is only
-    /// passed; the landing is 6 squares on.
-    fn enter_and_move(&self, b: &Board, colour: u8, six: u8) -> Option<Landing> {
-        let code = b.track[self.square(colour, START_SQUARE) as usize];
-        if code != 0 {
-            let other = code >> 2;
-            if code & 3 >= 2 || other == colour || other == self.partner[colour as usize] {
-                return None;
-            }
-        }
-        if !self.can_pass(b, colour, START_SQUARE, START_SQUARE + six) {
-            return None;
-        }
-        self.landing(b, colour, START_SQUARE + six, 1)
     }
 
     #[allow(clippy::too_many_arguments)]

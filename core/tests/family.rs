@@ -304,6 +304,11 @@ fn fam10_gate_on_start_square_blocks_six_five_and_entering() {
     let pos = pos4("0:0:-", [N4, "52,52,n,n", N4, N4]);
     let (g, plays) = plays_after(&preset(), &pos, [6, 5]);
     assert!(plays.is_empty(), "{plays:?}");
+    // A single opponent there is captured by the entering piece, which then stops (FAM-7):
+    // the six is lost.
+    let single = pos4("0:0:-", [N4, "n,n,n,52", N4, N4]);
+    let (_, plays) = plays_after(&preset(), &single, [6, 5]);
+    assert_eq!(plays, set(&["0:n-1*"]));
     assert_eq!(g.position(), pos4("0:1:-", [N4, "n,n,52,52", N4, N4]));
 }
 
@@ -1093,26 +1098,25 @@ mod reference {
                 }
             }
         }
-        if i == 0 && cx.six_five {
-            let start = track(&st, square(&st, c, 1));
-            let open = match start {
-                None => true,
-                Some((o, n)) => n < 2 && o != c && !partners(&st, c, o),
-            };
-            if open && passes(&st, c, 1, 7) {
-                if let Some(cap) = land(&st, c, 7, 1) {
-                    for p in 0..4 {
-                        if st.pos[c][p] == 0 {
-                            any = true;
-                            let mut n = st;
-                            if cap {
-                                capture(&mut n, c, 7);
-                            }
-                            n.pos[c][p] = 7;
-                            n.played[c][p] = true;
-                            go(cx, n, 2, 2, frozen);
-                        }
+        if i == 0 && cx.six_five && land(&st, c, 1, 1) == Some(false) {
+            for p in 0..4 {
+                if st.pos[c][p] != 0 {
+                    continue;
+                }
+                let mut entered = st;
+                entered.pos[c][p] = 1;
+                entered.played[c][p] = true;
+                if !passes(&entered, c, 1, 7) {
+                    continue;
+                }
+                if let Some(cap) = land(&entered, c, 7, 1) {
+                    any = true;
+                    let mut n = entered;
+                    if cap {
+                        capture(&mut n, c, 7);
                     }
+                    n.pos[c][p] = 7;
+                    go(cx, n, 2, 2, frozen);
                 }
             }
         }
