@@ -19,7 +19,8 @@ fn answer(
     buf: &mut Vec<Play>,
 ) -> Result<String, String> {
     let mut parts = line.split_whitespace();
-    let (Some(id), Some(a), Some(b), None) = (parts.next(), parts.next(), parts.next(), parts.next())
+    let (Some(id), Some(a), Some(b), None) =
+        (parts.next(), parts.next(), parts.next(), parts.next())
     else {
         return Err("expected `POSITION_ID D1 D2`".into());
     };

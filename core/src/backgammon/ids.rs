@@ -105,7 +105,8 @@ impl Bits {
 /// Each array is in its side's own numbering: index 1..=24 points, 25 the bar (0, off, is not
 /// encoded). The bit string holds the opponent of the side on roll first and the side on roll
 /// second: that is what GNU Backgammon itself writes and reads (its board array puts the side on
-/// roll second; checked against gnubg 1.08), although its manual words it the other way round.
+/// roll second; checked with the gnubg Python bindings 1.1.0a16), although its manual words it
+/// the other way round.
 ///
 /// ```
 /// use pachisi::backgammon::position_id;

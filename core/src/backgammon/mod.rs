@@ -12,7 +12,7 @@
 //! ```
 //! use pachisi::{Game, Roll, Rules};
 //! let mut g = Game::new(&Rules::preset("backgammon").unwrap(), 1);
-//! assert_eq!(g.position(), "4HPwATDgc/ABMA:AAAAAAAAAAAA");
+//! assert_eq!(g.position(), "4HPwATDgc/ABMA:MAAAAAAAAAAA");
 //! g.set_roll(Roll::Dice([3, 1])).unwrap(); // opening roll: seat 0 threw 3, seat 1 threw 1
 //! assert_eq!(g.to_move(), 0);
 //! g.play_notation("6/5 8/5").unwrap();
