@@ -5,7 +5,8 @@ For each position and roll, the SET of resulting positions of our legal plays (p
 Rust example `bg_moves`) must equal the set GNU Backgammon generates (the `gnubg` Python
 bindings from PyPI: `find_best_moves` lists every legal move, one per resulting position).
 The bindings cut a move tuple short at its first bearing-off step, so for plays that bear off
-only the number of distinct plays is compared; every other play is compared by its result.
+only the number of distinct plays is compared; every other play is compared by its result, and
+its notation with gnubg's own `move_tuple_to_string` (reported, not counted as a disagreement).
 
 Positions come from random games played with GNU Backgammon's own move lists (so our engine
 plays no part in choosing them) and from synthetic positions weighted to bear-offs, primes and
@@ -169,18 +170,29 @@ def main():
     queries = [(pid, b, d) for pid, b in zip(ids, boards) for d in ROLLS]
     text = "".join(f"{pid} {d[0]} {d[1]}\n" for pid, _, d in queries)
     ours = subprocess.run(
-        [args.moves], input=text, capture_output=True, text=True, check=True
+        [args.moves, "--notation"], input=text, capture_output=True, text=True, check=True
     ).stdout.splitlines()
     assert len(ours) == len(queries), "bg_moves answered a different number of lines"
 
     disagreements = []
+    notation_diffs = []
     plays = 0
+    written = 0
     for (pid, board, dice), line in zip(queries, ours):
         if line.startswith("error"):
             disagreements.append((pid, dice, "engine error: " + line, []))
             continue
-        mine = [] if line == "-" else line.split()
+        pairs = [] if line == "-" else [x.split("=", 1) for x in line.split()]
+        mine = [p for p, _ in pairs]
+        notation = {p: n.replace("_", " ") for p, n in pairs}
         count, theirs = gnubg_results(board, dice)
+        for m in moves_of(board, dice):
+            if len(m) % 2 == 0:
+                pid_after = gnubg.position_id(apply_move(board, m))
+                want = gnubg.move_tuple_to_string(m, board)
+                written += 1
+                if notation.get(pid_after) != want:
+                    notation_diffs.append((pid, dice, notation.get(pid_after), want))
         plays += count
         on_board = sum(board[1])
         mine_no_off = [r for r in mine if sum(gnubg.position_from_id(r)[1]) == on_board]
@@ -191,8 +203,12 @@ def main():
     print(
         f"positions: {len(boards)} ({n_game} from random games, "
         f"{len(boards) - n_game} synthetic), rolls each: 21, comparisons: {len(queries)}, "
-        f"gnubg plays: {plays}, disagreements: {len(disagreements)}, seconds: {elapsed:.1f}"
+        f"gnubg plays: {plays}, disagreements: {len(disagreements)}, "
+        f"notations compared: {written}, notation differences: {len(notation_diffs)}, "
+        f"seconds: {elapsed:.1f}"
     )
+    for pid, dice, mine_text, want in notation_diffs[:10]:
+        print(f"  notation {pid} {dice}: ours {mine_text!r} gnubg {want!r}")
     for pid, dice, mine, theirs in disagreements[:20]:
         print(f"  {pid} {dice}: ours {mine} gnubg {theirs}")
     return 0 if not disagreements else 1
