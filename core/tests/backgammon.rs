@@ -648,7 +648,7 @@ fn result(sys: &BackgammonSystem, s: &BgState, p: &Play) -> BgState {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
 
     #[test]
     fn generated_plays_are_sound(seed in any::<u64>()) {
@@ -730,19 +730,28 @@ proptest! {
         while !g.is_over() && n < 5000 {
             n += 1;
             if g.is_chance_node() { g.roll().unwrap(); continue; }
+            // Cube states (decisions, a pending answer) round-trip through the notation.
+            let again = Game::from_position(&rules, &g.position(), 0).unwrap();
+            prop_assert_eq!(again.state_value(), g.state_value());
             let plays = g.legal_plays();
-            // Mostly no doubling, so games reach the end.
-            let pick = plays
-                .iter()
-                .position(|p| p.steps()[0].kind == StepKind::NoDouble || p.steps()[0].kind == StepKind::Take)
-                .unwrap_or_else(|| pachisi::sim::uniform_index(&mut rng, plays.len()));
+            // Mostly no doubling (one decision in eight is random), so games reach the end.
+            let quiet = plays.iter().position(|p| {
+                matches!(p.steps()[0].kind, StepKind::NoDouble | StepKind::Take)
+            });
+            let pick = match quiet {
+                Some(q) if pachisi::sim::uniform_index(&mut rng, 8) != 0 => q,
+                _ => pachisi::sim::uniform_index(&mut rng, plays.len()),
+            };
             g.play(&plays[pick]).unwrap();
         }
         prop_assert!(g.is_over());
         let o = g.outcome().unwrap();
-        prop_assert!([1, 2, 3].contains(&o.points));
-        let json = serde_json::to_string(&g.state_value()).unwrap();
-        prop_assert!(json.contains("checkers"));
+        // 1, 2 or 3 times the cube (a drop scores the cube's value).
+        prop_assert!(o.points >= 1 && [1, 2, 3].iter().any(|m| o.points % m == 0));
+        // The whole game (rules, position, generator, history) round-trips through JSON.
+        let back = Game::from_json(&g.to_json()).unwrap();
+        prop_assert_eq!(back.to_json(), g.to_json());
+        prop_assert_eq!(back.position(), g.position());
         // Replaying the log reproduces the final position.
         let mut replay = Game::new(&rules, seed);
         for ev in g.log() {
