@@ -788,3 +788,24 @@ fn centred_constant_is_two() {
         CUBE_CENTRED
     );
 }
+
+#[test]
+fn gnubg_ids_written_by_gnubg_itself() {
+    // IDs printed by GNU Backgammon (Python bindings 1.1.0a16): player 1 on roll with 3-1 at the
+    // start, then player 0 on roll after player 1 played 8/5 6/5.
+    let s = from_gnubg_id("4HPwATDgc/ABMA:cIkFAAAAAAAA").unwrap();
+    assert_eq!((s.turn, s.dice, s.phase), (1, [3, 1], Phase::Move));
+    assert_eq!(gnubg_id(&s), "4HPwATDgc/ABMA:cIkFAAAAAAAA");
+    let mut g = game_at(system(), s);
+    g.play_notation("8/5 6/5").unwrap();
+    assert_eq!(g.position(), "sGfwATDgc/ABMA:MAEAAAAAAAAA");
+    let after = from_gnubg_id("sGfwATDgc/ABMA:MAEAAAAAAAAA").unwrap();
+    assert_eq!(after.turn, 0);
+    assert_eq!(after.checkers[1][5], 2);
+    assert_eq!(after.checkers[1][6], 4);
+    assert_eq!(after.checkers[0][6], 5);
+    // gnubg's board for that position, (player not on roll, player on roll), points 1..24, bar.
+    let (on_roll, opponent) = from_position_id("sGfwATDgc/ABMA").unwrap();
+    assert_eq!(on_roll, after.checkers[0]);
+    assert_eq!(opponent, after.checkers[1]);
+}
