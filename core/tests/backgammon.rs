@@ -809,3 +809,40 @@ fn gnubg_ids_written_by_gnubg_itself() {
     assert_eq!(on_roll, after.checkers[0]);
     assert_eq!(opponent, after.checkers[1]);
 }
+
+#[test]
+fn foreign_input_is_an_error_not_a_panic() {
+    let sys = cube_system();
+    let mut s = BgState::start(Phase::Roll);
+    // A play from another variant: points far beyond 25.
+    let odd = Play::from_steps(&[pachisi::Step {
+        from: 60,
+        to: 40,
+        captured: 1,
+        ..pachisi::Step::default()
+    }]);
+    let _ = sys.format_play(&s, &odd);
+    let mut g = game_at(sys.clone(), s);
+    g.set_roll(Roll::Dice([3, 1])).unwrap();
+    assert!(matches!(g.play(&odd), Err(Error::IllegalMove(_))));
+    // Impossible states from JSON.
+    s.cube_log2 = 40;
+    assert!(matches!(
+        sys.validate_state(&s),
+        Err(Error::InvalidPosition(_))
+    ));
+    s.cube_log2 = 0;
+    s.checkers[0][6] = 200;
+    assert!(matches!(
+        sys.validate_state(&s),
+        Err(Error::InvalidPosition(_))
+    ));
+    s.checkers[0][6] = 5;
+    s.turn = 7;
+    assert!(matches!(
+        sys.validate_state(&s),
+        Err(Error::InvalidPosition(_))
+    ));
+    let bad_json = r#"{"checkers":[[0],[0]],"turn":0,"dice":[0,0],"phase":"roll","cube_log2":0,"cube_owner":2}"#;
+    assert!(serde_json::from_str::<BgState>(bad_json).is_err());
+}

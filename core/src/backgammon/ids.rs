@@ -77,6 +77,10 @@ impl Bits {
         Bits { bytes, pos: 0 }
     }
     fn push(&mut self, bit: bool) {
+        // A state with too many checkers (never a validated one) must not overrun the key.
+        if self.pos >= self.bytes.len() * 8 {
+            return;
+        }
         if bit {
             self.bytes[self.pos / 8] |= 1 << (self.pos % 8);
         }
@@ -427,6 +431,7 @@ pub fn xgid(s: &BgState) -> String {
 pub(super) fn xgid_with(s: &BgState, rules_flags: u8, max_cube_log2: u8) -> String {
     let mut pos = String::with_capacity(26);
     let ch = |count: u8, upper: bool| -> char {
+        let count = count.min(26);
         if count == 0 {
             '-'
         } else if upper {

@@ -184,7 +184,7 @@ impl BgState {
 
     /// The cube's value.
     pub fn cube_value(&self) -> u32 {
-        1u32 << self.cube_log2
+        1u32.checked_shl(self.cube_log2 as u32).unwrap_or(u32::MAX)
     }
 }
 
@@ -496,7 +496,9 @@ impl RuleSystem for BackgammonSystem {
         match s.phase {
             Phase::Over => Some(Outcome {
                 winners: 1 << s.turn,
-                points: self.result_multiplier(s, s.turn) * s.cube_value(),
+                points: self
+                    .result_multiplier(s, s.turn)
+                    .saturating_mul(s.cube_value()),
             }),
             Phase::Dropped => Some(Outcome {
                 winners: 1 << s.turn,

@@ -47,18 +47,20 @@ pub(super) fn format_play(_s: &BgState, play: &Play) -> String {
     }
     // A point where the play hit is starred once, on the first move landing there (`8/4* 6/4`);
     // moves along the same path are grouped whatever their stars (`6/4*(2)`, `6/4*/2(2)`).
-    let hit_points: u32 = steps
+    // (Masks are u64 and guarded: a foreign play may name any point and must not panic.)
+    let bit = |p: u8| 1u64.checked_shl(p as u32).unwrap_or(0);
+    let hit_points: u64 = steps
         .iter()
         .filter(|st| st.captured > 0)
-        .fold(0, |m, st| m | 1 << st.to);
-    let mut starred = 0u32;
+        .fold(0, |m, st| m | bit(st.to));
+    let mut starred = 0u64;
     let mut moves: Vec<(String, String)> = Vec::with_capacity(chains.len());
     for c in &chains {
         let mut text = point_name(c[0].0);
         let mut key = text.clone();
         let last = c.len() - 1;
         for (i, &(p, _)) in c.iter().enumerate().skip(1) {
-            let hit = p > 0 && hit_points & (1 << p) != 0 && starred & (1 << p) == 0;
+            let hit = p > 0 && hit_points & bit(p) != 0 && starred & bit(p) == 0;
             // The key names every point, so only moves along the same path are grouped.
             key.push('/');
             key.push_str(&point_name(p));
@@ -67,7 +69,7 @@ pub(super) fn format_play(_s: &BgState, play: &Play) -> String {
                 text.push_str(&point_name(p));
                 if hit {
                     text.push('*');
-                    starred |= 1 << p;
+                    starred |= bit(p);
                 }
             }
         }
