@@ -648,12 +648,12 @@ fn result(sys: &BackgammonSystem, s: &BgState, p: &Play) -> BgState {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 16, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
 
     #[test]
     fn generated_plays_are_sound(seed in any::<u64>()) {
         let sys = system();
-        for s in random_states(seed, 400) {
+        for s in random_states(seed, 250) {
             let mut distinct = Vec::new();
             sys.generate(&s, Orders::Distinct, &mut distinct);
             let mut all = Vec::new();
