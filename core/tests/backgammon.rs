@@ -242,6 +242,9 @@ fn hit_on_intermediate_landing() {
     let quiet = g.parse_play("24/13").unwrap();
     assert_eq!(quiet.captures(), 0);
     assert_eq!(g.parse_play("24/19 19/13").unwrap(), quiet);
+    // Naming the blot's point as a landing means hitting it, star or not.
+    assert_eq!(g.parse_play("24/18/13").unwrap(), hit);
+    assert_eq!(g.parse_play("24/19/13").unwrap(), quiet);
     g.play(&hit).unwrap();
     assert_eq!(g.state().checkers[1][BAR], 1);
 }

@@ -97,6 +97,8 @@ pub(super) fn format_play(_s: &BgState, play: &Play) -> String {
 struct Effect {
     delta: [i16; 26],
     hits: u32,
+    /// Points written as landings (intermediate or final).
+    landings: u32,
 }
 
 fn parse_point(text: &str, whole: &str) -> Result<(u8, bool)> {
@@ -129,6 +131,7 @@ fn parse_moves(text: &str) -> Result<Effect> {
     let mut e = Effect {
         delta: [0; 26],
         hits: 0,
+        landings: 0,
     };
     let tokens: Vec<&str> = text
         .split(|c: char| c.is_whitespace() || c == ',')
@@ -179,6 +182,7 @@ fn parse_moves(text: &str) -> Result<Effect> {
         e.delta[points[0].0 as usize] -= count;
         e.delta[points[last].0 as usize] += count;
         for &(p, star) in &points[1..] {
+            e.landings |= 1 << p;
             if star {
                 e.hits |= 1 << p;
             }
@@ -191,6 +195,7 @@ fn effect_of(play: &Play) -> Effect {
     let mut e = Effect {
         delta: [0; 26],
         hits: 0,
+        landings: 0,
     };
     for st in play.steps() {
         e.delta[st.from as usize] -= 1;
@@ -237,8 +242,15 @@ pub(super) fn parse_play(
             .copied()
             .ok_or_else(illegal);
     }
-    let want = parse_moves(&words)?;
+    let mut want = parse_moves(&words)?;
     let _ = sys;
+    // A written landing on a blot hits it, star or not (`24/18/13` over a blot on 18).
+    let opp = &s.checkers[1 - s.turn as usize];
+    for p in 1..=24usize {
+        if opp[25 - p] == 1 && want.landings & (1 << p) != 0 {
+            want.hits |= 1 << p;
+        }
+    }
     let candidates: Vec<&Play> = plays
         .iter()
         .filter(|p| effect_of(p).delta == want.delta)
