@@ -24,8 +24,8 @@ mod movegen;
 mod notation;
 
 pub use ids::{
-    from_gnubg_id, from_match_id, from_position_id, from_xgid, gnubg_id, match_id, position_id,
-    xgid,
+    MatchKey, from_gnubg_id, from_match_id, from_position_id, from_xgid, gnubg_id, match_id,
+    position_id, xgid,
 };
 
 use crate::dice::{ChanceOutcome, GameRng, Roll, roll_die, roll_two_dice, two_dice_outcomes};
