@@ -164,8 +164,10 @@ fn highest_first(mut set: u32) -> impl Iterator<Item = usize> {
     })
 }
 
-/// Keys of the plays listed so far (linear scan: lists are short).
+/// Keys of the plays listed so far: a 64-bit filter of key hashes in front of a linear scan
+/// (lists are short; most new keys miss the filter and need no scan).
 struct Seen {
+    filter: u64,
     small: [u128; 64],
     len: usize,
     more: Vec<u128>,
@@ -174,6 +176,7 @@ struct Seen {
 impl Seen {
     fn new() -> Seen {
         Seen {
+            filter: 0,
             small: [0; 64],
             len: 0,
             more: Vec::new(),
@@ -183,9 +186,14 @@ impl Seen {
     /// Records `key`; false when it was already there.
     #[inline]
     fn insert(&mut self, key: u128) -> bool {
-        if self.small[..self.len].contains(&key) || self.more.contains(&key) {
+        let folded = (key as u64) ^ ((key >> 64) as u64);
+        let bit = 1u64 << (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58);
+        if self.filter & bit != 0
+            && (self.small[..self.len].contains(&key) || self.more.contains(&key))
+        {
             return false;
         }
+        self.filter |= bit;
         if self.len < self.small.len() {
             self.small[self.len] = key;
             self.len += 1;
