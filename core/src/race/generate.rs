@@ -6,7 +6,9 @@
 //! breaks P-D is complete too (the values it could not use are forfeited). Complete plays are
 //! then maximised: most values, most pips, most bonuses, most bonus pips, and (with a blockade
 //! turn limit) opening an expired blockade. For [`Orders::Distinct`] the search is memoised on
-//! the (canonical) state, so every resulting position is reached once.
+//! the (canonical) state, so every resulting position is reached once; for two different dice the
+//! search instead skips the transposed order of two moves that touch no common square, and
+//! removes the remaining duplicates by resulting position at the end.
 
 use super::{
     BRANCH, BonusOrder, ENTRY, HOME, LAP, LAP_BRANCH, NEST, NO_SLOT, Occ, PIECES, Phase, RaceState,
