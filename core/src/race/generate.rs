@@ -6,7 +6,9 @@
 //! breaks P-D is complete too (the values it could not use are forfeited). Complete plays are
 //! then maximised: most values, most pips, most bonuses, most bonus pips, and (with a blockade
 //! turn limit) opening an expired blockade. For [`Orders::Distinct`] the search is memoised on
-//! the (canonical) state, so every resulting position is reached once.
+//! the (canonical) state, so every resulting position is reached once; for two different dice the
+//! search instead skips the transposed order of two moves that touch no common square, and
+//! removes the remaining duplicates by resulting position at the end.
 
 use super::{
     BRANCH, BonusOrder, ENTRY, HOME, LAP, LAP_BRANCH, NEST, NO_SLOT, Occ, PIECES, Phase, RaceState,
@@ -250,6 +252,22 @@ impl RaceSystem {
         Some((d, c))
     }
 
+    /// Every occupancy slot a move touches: where it starts, the squares it passes, its landing.
+    fn touched(&self, seat: usize, p: u8, v: u8, home_route: bool) -> u128 {
+        let bit = |sl: u8| if sl == NO_SLOT { 0 } else { 1u128 << sl };
+        if p == NEST {
+            return bit(self.slot_of(seat, ENTRY));
+        }
+        let mut m = bit(self.slot_of(seat, p));
+        for k in 1..=v {
+            let q = pos_after(p, k, home_route);
+            if q != NO_POS {
+                m |= bit(self.slot_of(seat, q));
+            }
+        }
+        m
+    }
+
     /// The routes a move of `v` from `p` may take (two when it passes the branch square).
     #[inline]
     fn routes(&self, p: u8, v: u8) -> &'static [bool] {
@@ -281,6 +299,9 @@ struct Ctx<'a> {
     has_groups: bool,
     memo: &'a mut Memo,
     results: &'a mut Vec<RaceState>,
+    /// Squares touched by the first step when it played the lower of two different dice (see
+    /// `dfs`); 0 = no pruning.
+    prune: u128,
 }
 
 /// Lists the legal complete plays of `s` into `out`.
@@ -324,6 +345,7 @@ pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mu
             has_groups,
             memo: &mut scratch.memo,
             results: &mut scratch.results,
+            prune: 0,
         };
         let mut play = Play::new();
         dfs(&mut ctx, s, &mut play, true);
@@ -369,6 +391,20 @@ fn dfs(ctx: &mut Ctx, s: &RaceState, play: &mut Play, root: bool) -> bool {
         // Nothing left to play: a complete play (the common leaf, kept cheap).
         return (sys.rules.pass_allowed || !root) && record(ctx, s, play);
     }
+    // Transposition pruning for two different dice (Distinct lists only): after the lower die
+    // moved piece Y, the higher die moving another piece X whose path (departure, passed
+    // squares, landing) shares no square with Y's gives the same position, by the same legal
+    // steps, as X first and Y second, which the search has already listed: skip it.
+    let prune = std::mem::take(&mut ctx.prune);
+    // (Not with P-D groups: there a skipped continuation might be illegal, and the node's own
+    // completeness depends on it.) A skipped step counts as a continuation that completes.
+    let prune_root = root
+        && ctx.distinct
+        && !ctx.memoise
+        && !ctx.has_groups
+        && !sys.rules.pass_allowed
+        && n == 2
+        && s.left[0] != s.left[1];
     let occ = sys.occupancy(s, seat);
     let same = |i: usize| {
         i > 0
@@ -391,12 +427,21 @@ fn dfs(ctx: &mut Ctx, s: &RaceState, play: &mut Play, root: bool) -> bool {
                     && let Some(c) = sys.landing(seat, ENTRY, true, &occ)
                 {
                     die_steps = true;
-                    any |= child(
-                        ctx,
-                        s,
-                        play,
-                        step(seat, pi, p, ENTRY, 5, c, StepKind::Enter),
-                    );
+                    let touched = sys.touched(seat, p, v, true);
+                    if prune != 0 && prune & touched == 0 {
+                        any = true;
+                    } else {
+                        if prune_root && vi == 1 {
+                            ctx.prune = touched;
+                        }
+                        any |= child(
+                            ctx,
+                            s,
+                            play,
+                            step(seat, pi, p, ENTRY, 5, c, StepKind::Enter),
+                        );
+                        ctx.prune = 0;
+                    }
                 }
                 continue;
             }
@@ -406,7 +451,20 @@ fn dfs(ctx: &mut Ctx, s: &RaceState, play: &mut Play, root: bool) -> bool {
             for &route in sys.routes(p, v) {
                 if let Some((d, c)) = sys.try_move(seat, p, v, route, &occ) {
                     die_steps = true;
+                    let touched = if prune != 0 || (prune_root && vi == 1) {
+                        sys.touched(seat, p, v, route)
+                    } else {
+                        0
+                    };
+                    if prune != 0 && prune & touched == 0 {
+                        any = true;
+                        continue;
+                    }
+                    if prune_root && vi == 1 {
+                        ctx.prune = touched;
+                    }
                     any |= child(ctx, s, play, step(seat, pi, p, d, v, c, StepKind::Move));
+                    ctx.prune = 0;
                 }
             }
         }

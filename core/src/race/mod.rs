@@ -89,7 +89,7 @@ pub enum Phase {
 
 /// The whole position: pieces, turn, doubles count, the roll being played.
 ///
-/// `Copy`, 52 bytes, no heap. Pieces are kept in ascending order of position at chance nodes
+/// `Copy`, 50 bytes, no heap. Pieces are kept in ascending order of position at chance nodes
 /// (within a play the moving seat's order may change after each step; a step's `piece` index
 /// refers to the order before that step).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
