@@ -66,7 +66,10 @@ pub fn py_to_json(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Value> {
     if obj.is_instance_of::<PyFloat>() {
         let f: f64 = obj.extract()?;
         return Number::from_f64(f).map(Value::Number).ok_or_else(|| {
-            new_err(Kind::InvalidRules, format!("{what}: {f} is not a finite number"))
+            new_err(
+                Kind::InvalidRules,
+                format!("{what}: {f} is not a finite number"),
+            )
         });
     }
     if let Ok(s) = obj.cast::<PyString>() {
@@ -150,7 +153,10 @@ pub fn roll_from_py(obj: &Bound<'_, PyAny>) -> PyResult<Roll> {
 }
 
 /// Any serde value as a Python object (through JSON).
-pub fn serde_to_py<'py, T: serde::Serialize>(py: Python<'py>, v: &T) -> PyResult<Bound<'py, PyAny>> {
+pub fn serde_to_py<'py, T: serde::Serialize>(
+    py: Python<'py>,
+    v: &T,
+) -> PyResult<Bound<'py, PyAny>> {
     let value = serde_json::to_value(v)
         .map_err(|e| crate::errors::PachisiError::new_err(format!("internal error: {e}")))?;
     json_to_py(py, &value)

@@ -98,7 +98,9 @@ pub fn rules_repr(py: Python<'_>, rules: &pachisi::Rules) -> PyResult<String> {
         s.push_str(&format!(", {k}={}", obj.repr()?));
     }
     s.push(')');
-    Ok(s.replace("Rules(\"", "Rules('").replace("\", ", "', ").replace("\")", "')"))
+    Ok(s.replace("Rules(\"", "Rules('")
+        .replace("\", ", "', ")
+        .replace("\")", "')"))
 }
 
 #[pymethods]

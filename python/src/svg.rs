@@ -283,7 +283,11 @@ impl<'a> CrossPicture<'a> {
             }
             for side in 0..4u8 {
                 for row in 0..7u8 {
-                    self.square(out, self.cell_centre(side, 1, row), SIDE_TINTS[side as usize]);
+                    self.square(
+                        out,
+                        self.cell_centre(side, 1, row),
+                        SIDE_TINTS[side as usize],
+                    );
                 }
             }
         } else {
@@ -489,15 +493,30 @@ impl<'a> BackgammonPicture<'a> {
         match place {
             Place::Point { point } => {
                 let (x, is_top) = self.point_x(point);
-                (x, if is_top { top + 2.5 * u } else { bottom - 2.5 * u })
+                (
+                    x,
+                    if is_top {
+                        top + 2.5 * u
+                    } else {
+                        bottom - 2.5 * u
+                    },
+                )
             }
             Place::Bar => (
                 self.bar_x(),
-                if seat == 0 { bottom - 3.5 * u } else { top + 3.5 * u },
+                if seat == 0 {
+                    bottom - 3.5 * u
+                } else {
+                    top + 3.5 * u
+                },
             ),
             Place::Off => (
                 self.tray_x(),
-                if seat == 0 { bottom - 2.0 * u } else { top + 2.0 * u },
+                if seat == 0 {
+                    bottom - 2.0 * u
+                } else {
+                    top + 2.0 * u
+                },
             ),
             _ => (self.bar_x(), top + 5.5 * u),
         }
@@ -592,10 +611,7 @@ impl<'a> BackgammonPicture<'a> {
             }
         }
         for (seat, place, count) in groups {
-            let _ = write!(
-                out,
-                "<g><title>seat {seat}: {count} checker(s)</title>"
-            );
+            let _ = write!(out, "<g><title>seat {seat}: {count} checker(s)</title>");
             match place {
                 Place::Point { point } => {
                     let (x, is_top) = self.point_x(point);
