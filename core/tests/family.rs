@@ -639,3 +639,207 @@ fn random_games_finish() {
         assert_ne!(rec.winners, 0, "seed {seed} did not finish: {rec:?}");
     }
 }
+
+/// Rule sets the property tests draw from.
+fn rule_sets() -> Vec<Rules> {
+    [
+        serde_json::json!({}),
+        serde_json::json!({"seats": 2, "teams": false}),
+        serde_json::json!({"seats": 3, "teams": false}),
+        serde_json::json!({"teams": false, "compulsory_capture": true}),
+        serde_json::json!({"higher_die_first": false, "sum_as_one_move": false}),
+        serde_json::json!({"one_piece_both_dice": false, "gate_moves_with_doubles": false,
+                           "six_five_enters_and_moves": false, "entry_tries": 1}),
+        serde_json::json!({"bottom_faces": false, "doubles_restricted_until_all_played": false,
+                           "doubles_extra_roll": false}),
+    ]
+    .into_iter()
+    .map(rules_with)
+    .collect()
+}
+
+fn pieces_by_place(g: &Game) -> Vec<(pachisi::Place, u8, u8)> {
+    let mut v: Vec<(pachisi::Place, u8, u8)> = Vec::new();
+    for pv in g.pieces() {
+        if let Some(e) = v.iter_mut().find(|e| e.0 == pv.place && e.1 == pv.seat) {
+            e.2 += pv.count;
+        } else {
+            v.push((pv.place, pv.seat, pv.count));
+        }
+    }
+    v
+}
+
+/// Board invariants: four pieces per colour, at most two of a colour on a square (track and
+/// goal stretch), never two colours on one track square (so never two teams).
+fn check_invariants(g: &Game) {
+    let seats = g.seats();
+    let pieces = g.pieces();
+    for c in 0..seats {
+        assert_eq!(pieces.iter().filter(|p| p.seat == c).count(), 4);
+    }
+    let by_place = pieces_by_place(g);
+    for (place, seat, count) in &by_place {
+        match place {
+            pachisi::Place::Track { .. } => {
+                assert!(*count <= 2, "{place:?}: {count} of colour {seat}");
+                let colours = by_place.iter().filter(|e| e.0 == *place).count();
+                assert_eq!(colours, 1, "{place:?}: two colours");
+            }
+            pachisi::Place::HomePath { .. } => assert!(*count <= 2),
+            _ => {}
+        }
+    }
+}
+
+/// FAM-10: no step passes a gate (the places strictly between its start and end).
+fn check_no_gate_passed(g: &Game, step: &pachisi::Step) {
+    let by_place = pieces_by_place(g);
+    let first = if step.from == 0 { 1 } else { step.from + 1 };
+    for p in first..step.to {
+        let place = g.place(step.seat, p);
+        let gate = by_place.iter().any(|(pl, seat, count)| {
+            *pl == place && *count >= 2 && (p <= 69 || *seat == step.seat)
+        });
+        assert!(!gate, "step {step:?} passes a gate at {place:?}");
+    }
+}
+
+/// Every complete play reachable through `legal_steps`/`step`, as positions after the play.
+fn step_results(g: &Game, out: &mut BTreeSet<String>, budget: &mut usize) {
+    for s in g.legal_steps() {
+        if *budget == 0 {
+            return;
+        }
+        *budget -= 1;
+        let mut h = g.clone();
+        h.step(&s).unwrap();
+        if h.taken().is_empty() {
+            out.insert(h.position());
+        } else {
+            step_results(&h, out, budget);
+        }
+    }
+}
+
+/// Plays a seeded random game through the public API, checking at every decision that every
+/// listed play applies, plays lead to distinct positions, the step interface reaches the same
+/// positions, the board invariants hold and the game survives JSON and notation round trips.
+fn checked_random_game(rules: &Rules, seed: u64, max_actions: usize) {
+    let mut g = Game::new(rules, seed);
+    let mut policy = pachisi::dice::rng_from_seed(seed ^ 0x5eed);
+    for _ in 0..max_actions {
+        if g.is_over() {
+            let o = g.outcome().unwrap();
+            assert_ne!(o.winners, 0);
+            return;
+        }
+        if g.is_chance_node() {
+            g.roll().unwrap();
+            continue;
+        }
+        let plays = g.legal_plays();
+        assert!(!plays.is_empty(), "a decision node always has a play");
+        let mut after = BTreeSet::new();
+        for (i, p) in plays.iter().enumerate() {
+            let mut h = g.clone();
+            h.play(p).unwrap();
+            after.insert(h.position());
+            // The notation parses back to a play with the same result (a sample, for speed).
+            if i % 7 == 0 {
+                let text = g.format_play(p);
+                let mut k = g.clone();
+                k.play_notation(&text).unwrap();
+                assert_eq!(k.position(), h.position(), "{text}");
+            }
+        }
+        assert_eq!(
+            after.len(),
+            plays.len(),
+            "plays must lead to distinct positions"
+        );
+        if plays.len() <= 16 {
+            let mut reached = BTreeSet::new();
+            let mut budget = 400;
+            step_results(&g, &mut reached, &mut budget);
+            if budget > 0 {
+                assert_eq!(reached, after, "step interface vs whole plays");
+            }
+        }
+        let choice = plays[pachisi::sim::uniform_index(&mut policy, plays.len())];
+        // Walk the chosen play step by step, checking gates before each step.
+        for s in choice.steps() {
+            check_no_gate_passed(&g, s);
+            g.step(s).unwrap();
+        }
+        assert!(g.taken().is_empty(), "a complete play ends by itself");
+        check_invariants(&g);
+        // JSON round trip of the state (the whole-game JSON is the generic layer's).
+        let Game::Family(fg) = &g else {
+            panic!("not a family game")
+        };
+        let back: FamilyState = serde_json::from_value(g.state_value()).unwrap();
+        assert_eq!(&back, fg.state());
+        fg.system().validate_state(&back).unwrap();
+        let again = Game::from_position(rules, &g.position(), 0).unwrap();
+        assert_eq!(again.position(), g.position());
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 10, failure_persistence: None, ..Default::default() })]
+
+    #[test]
+    fn prop_random_games_keep_invariants(seed in 0u64..u64::MAX, which in 0usize..7) {
+        checked_random_game(&rule_sets()[which], seed, 160);
+    }
+
+    #[test]
+    fn prop_seed_replays_game(seed in 0u64..u64::MAX) {
+        let play_out = |seed: u64| {
+            let mut g = Game::new(&preset(), seed);
+            let mut policy = pachisi::dice::rng_from_seed(seed);
+            for _ in 0..300 {
+                if g.is_over() { break; }
+                if g.is_chance_node() { g.roll().unwrap(); continue; }
+                let plays = g.legal_plays();
+                g.play(&plays[pachisi::sim::uniform_index(&mut policy, plays.len())]).unwrap();
+            }
+            g.to_json()
+        };
+        proptest::prop_assert_eq!(play_out(seed), play_out(seed));
+    }
+}
+
+#[test]
+fn random_games_finish_in_every_configuration() {
+    let mut buf = Vec::new();
+    for rules in rule_sets() {
+        let pachisi::RulesConfig::Family(cfg) = rules.config() else {
+            panic!("not family rules");
+        };
+        let sys = cfg.build().unwrap();
+        for seed in 0..40 {
+            let rec = random_game(&sys, seed, &mut buf);
+            assert_ne!(rec.winners, 0, "{rules:?} seed {seed}: {rec:?}");
+            let o = sys.outcome(&sys.initial_state());
+            assert!(o.is_none());
+        }
+    }
+}
+
+#[test]
+fn generator_orders_all_contains_distinct() {
+    let sys = system();
+    let mut s = sys
+        .parse_position("0:0:5-5 n,20,30,x/n,n,n,n/n,n,n,n/n,n,n,n")
+        .unwrap();
+    assert_eq!(sys.node(&s), Node::Decision);
+    let (mut all, mut distinct) = (Vec::new(), Vec::new());
+    sys.generate(&s, Orders::All, &mut all);
+    sys.generate(&s, Orders::Distinct, &mut distinct);
+    assert!(all.len() >= distinct.len());
+    assert!(distinct.iter().all(|p: &Play| all.contains(p)));
+    s.dice = [0, 0];
+    assert_eq!(sys.node(&s), Node::Chance);
+}

@@ -100,10 +100,22 @@ impl Bits {
     }
 }
 
-/// The GNU Backgammon Position ID (14 characters) of two sides' checkers, the side on roll first.
+/// The GNU Backgammon Position ID (14 characters) of two sides' checkers.
 ///
 /// Each array is in its side's own numbering: index 1..=24 points, 25 the bar (0, off, is not
-/// encoded).
+/// encoded). The bit string holds the opponent of the side on roll first and the side on roll
+/// second: that is what GNU Backgammon itself writes and reads (its board array puts the side on
+/// roll second; checked against gnubg 1.08), although its manual words it the other way round.
+///
+/// ```
+/// use pachisi::backgammon::position_id;
+/// // After 8/5 6/5 by one side, the other side is on roll: the mover's new 5 point comes first.
+/// let mut moved = [0u8; 26];
+/// moved[24] = 2; moved[13] = 5; moved[8] = 2; moved[6] = 4; moved[5] = 2;
+/// let mut start = [0u8; 26];
+/// start[24] = 2; start[13] = 5; start[8] = 3; start[6] = 5;
+/// assert_eq!(position_id(&start, &moved), "sGfwATDgc/ABMA");
+/// ```
 ///
 /// ```
 /// use pachisi::backgammon::{BgState, Phase, position_id, from_position_id};
@@ -114,7 +126,8 @@ impl Bits {
 /// ```
 pub fn position_id(on_roll: &[u8; 26], opponent: &[u8; 26]) -> String {
     let mut bits = Bits::new(10);
-    for side in [on_roll, opponent] {
+    // GNU Backgammon writes its board array in order: the opponent of the side on roll first.
+    for side in [opponent, on_roll] {
         for &count in &side[1..=BAR] {
             for _ in 0..count {
                 bits.push(true);
@@ -174,19 +187,21 @@ pub fn from_position_id(id: &str) -> Result<([u8; 26], [u8; 26])> {
             )));
         }
     }
+    // The first half is the opponent of the side on roll, the second the side on roll.
+    let [opponent, on_roll] = sides;
     for p in 1..=24 {
-        if sides[0][p] > 0 && sides[1][25 - p] > 0 {
+        if on_roll[p] > 0 && opponent[25 - p] > 0 {
             return Err(Error::InvalidPosition(format!(
                 "Position ID `{id}`: both sides on point {p} of the side on roll"
             )));
         }
     }
-    if sides[0][OFF] == CHECKERS && sides[1][OFF] == CHECKERS {
+    if on_roll[OFF] == CHECKERS && opponent[OFF] == CHECKERS {
         return Err(Error::InvalidPosition(format!(
             "Position ID `{id}`: both sides have borne off every checker"
         )));
     }
-    Ok((sides[0], sides[1]))
+    Ok((on_roll, opponent))
 }
 
 /// The GNU Backgammon Match ID (12 characters) of a money-game state: cube, owner, the side on

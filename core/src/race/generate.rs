@@ -9,74 +9,144 @@
 //! the (canonical) state, so every resulting position is reached once.
 
 use super::{
-    BRANCH, BonusOrder, ENTRY, HOME, LAP, LAP_BRANCH, NEST, NO_SLOT, PIECES, Phase, RaceState,
-    RaceSystem, SLOTS,
+    BRANCH, BonusOrder, ENTRY, HOME, LAP, LAP_BRANCH, NEST, NO_SLOT, Occ, PIECES, Phase, RaceState,
+    RaceSystem,
 };
 use crate::board;
 use crate::play::{Play, Step, StepKind};
 use crate::system::Orders;
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
 
-/// A small fast hasher for states (FxHash's mixing).
-#[derive(Default)]
-pub(super) struct FxHasher(u64);
-
-impl FxHasher {
-    #[inline]
-    fn add(&mut self, v: u64) {
-        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
+/// FxHash's mixing step.
+#[inline]
+fn mix(h: u64, v: u64) -> u64 {
+    (h.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
 }
 
-impl Hasher for FxHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut b = [0u8; 8];
-            b.copy_from_slice(c);
-            self.add(u64::from_le_bytes(b));
-        }
-        let mut v = 0u64;
-        for (i, &b) in chunks.remainder().iter().enumerate() {
-            v |= (b as u64) << (8 * i);
-        }
-        self.add(v);
-    }
-    #[inline]
-    fn write_u8(&mut self, i: u8) {
-        self.add(i as u64);
-    }
-    #[inline]
-    fn write_u16(&mut self, i: u16) {
-        self.add(i as u64);
-    }
-    #[inline]
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
+#[inline]
+fn pack(a: [u8; 4], b: [u8; 4]) -> u64 {
+    u32::from_le_bytes(a) as u64 | (u32::from_le_bytes(b) as u64) << 32
 }
 
-type Fx = BuildHasherDefault<FxHasher>;
+/// A hash of every field of a state.
+#[inline]
+pub(super) fn hash_state(s: &RaceState) -> u64 {
+    let p = &s.pieces;
+    let a = &s.ages;
+    let mut h = mix(0, pack(p[0], p[1]));
+    h = mix(h, pack(p[2], p[3]));
+    h = mix(h, pack(a[0], a[1]));
+    h = mix(h, pack(a[2], a[3]));
+    h = mix(h, pack(s.groups, s.left));
+    h = mix(
+        h,
+        pack(
+            [s.dice[0], s.dice[1], s.turn, s.doubles],
+            [
+                s.pending_capture,
+                s.pending_home,
+                s.bonuses_played,
+                s.phase as u8,
+            ],
+        ),
+    );
+    h = mix(h, s.bonus_pips as u64);
+    h = (h ^ (h >> 32)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    h ^ (h >> 29)
+}
+
+/// An open-addressing set of state hashes with a flag, cleared in O(1) by a generation stamp.
+///
+/// Only the 64-bit hash of a state is kept (16-byte entries stay in cache); two distinct states
+/// of one roll sharing a hash is a 2^-64 event per pair.
+struct Memo {
+    /// (hash, stamp << 1 | flag)
+    entries: Vec<(u64, u32)>,
+    stamp: u32,
+    len: usize,
+}
+
+impl Memo {
+    fn new(capacity: usize) -> Memo {
+        Memo {
+            entries: vec![(0, 0); capacity],
+            stamp: 1,
+            len: 0,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.stamp += 1;
+        if self.stamp >= 1 << 30 {
+            self.entries.fill((0, 0));
+            self.stamp = 1;
+        }
+        self.len = 0;
+    }
+
+    #[inline]
+    fn get(&self, hash: u64) -> Option<bool> {
+        let mask = self.entries.len() - 1;
+        let mut i = hash as usize & mask;
+        loop {
+            let (h, tag) = self.entries[i];
+            if tag >> 1 != self.stamp {
+                return None;
+            }
+            if h == hash {
+                return Some(tag & 1 != 0);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    #[inline]
+    fn insert(&mut self, hash: u64, known: bool) {
+        if (self.len + 1) * 2 > self.entries.len() {
+            self.grow();
+        }
+        let mask = self.entries.len() - 1;
+        let mut i = hash as usize & mask;
+        let tag = self.stamp << 1 | known as u32;
+        loop {
+            let e = &mut self.entries[i];
+            if e.1 >> 1 != self.stamp {
+                *e = (hash, tag);
+                self.len += 1;
+                return;
+            }
+            if e.0 == hash {
+                e.1 = tag;
+                return;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn grow(&mut self) {
+        let stamp = self.stamp;
+        let old: Vec<(u64, u32)> = self
+            .entries
+            .iter()
+            .filter(|e| e.1 >> 1 == stamp)
+            .copied()
+            .collect();
+        self.entries = vec![(0, 0); self.entries.len() * 2];
+        self.len = 0;
+        for (h, tag) in old {
+            self.insert(h, tag & 1 != 0);
+        }
+    }
+}
 
 struct Scratch {
-    memo: HashMap<RaceState, bool, Fx>,
-    seen: HashSet<RaceState, Fx>,
+    memo: Memo,
+    hashes: Vec<u64>,
     results: Vec<RaceState>,
 }
 
 thread_local! {
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch {
-        memo: HashMap::with_capacity_and_hasher(256, Fx::default()),
-        seen: HashSet::with_capacity_and_hasher(64, Fx::default()),
-        results: Vec::with_capacity(64),
-    });
+    static SCRATCH: RefCell<Option<Scratch>> = const { RefCell::new(None) };
 }
 
 /// A position no route reaches (overshooting home).
@@ -114,31 +184,44 @@ pub(super) fn pos_after(p: u8, k: u8, home_route: bool) -> u8 {
 impl RaceSystem {
     /// Whether a piece may finish a step on `pos` (P-E, O-D, O-E); the pieces it captures.
     #[inline]
-    fn landing(&self, seat: usize, pos: u8, entering: bool, occ: &[u16; SLOTS]) -> Option<u8> {
+    fn landing(&self, seat: usize, pos: u8, entering: bool, occ: &Occ) -> Option<u8> {
         let sl = self.slot_of(seat, pos);
         if sl == NO_SLOT {
             return Some(0);
         }
-        let cell = occ[sl as usize];
-        let own = (cell >> (4 * seat)) & 0xF;
-        if own >= self.most_own() {
-            return None;
+        let bit = 1u128 << sl;
+        if occ.occupied[seat] & bit != 0 {
+            if !self.rules.blockades {
+                return None;
+            }
+            if occ.blocked[seat] & bit != 0 {
+                let most = self.rules.max_pieces_per_square;
+                if most <= 2 || self.count_own(seat, occ, sl) >= most {
+                    return None;
+                }
+            }
         }
-        let others = cell & !(0xF << (4 * seat));
-        if others == 0 {
+        let mut others = 0u128;
+        let mut their_blockades = 0u128;
+        for other in 0..self.seats as usize {
+            if other != seat {
+                others |= occ.occupied[other];
+                their_blockades |= occ.blocked[other];
+            }
+        }
+        if others & bit == 0 {
             return Some(0);
         }
-        if self.rules.blockades && others & 0xEEEE != 0 {
+        if self.rules.blockades && their_blockades & bit != 0 {
             return None;
         }
         let safe = self.rules.safe_squares && (sl as usize) < 68 && board::is_safe(sl);
         if self.rules.capture {
+            // With capture on a square never holds two seats: one opposing piece is there.
             if safe && !(entering && self.rules.entry_capture) {
                 return None;
             }
-            let count =
-                (others & 0xF) + ((others >> 4) & 0xF) + ((others >> 8) & 0xF) + (others >> 12);
-            Some(count as u8)
+            Some(1)
         } else if safe && !entering {
             None
         } else {
@@ -146,24 +229,26 @@ impl RaceSystem {
         }
     }
 
+    /// Own pieces on a slot (only needed when more than two may share one).
+    fn count_own(&self, seat: usize, occ: &Occ, sl: u8) -> u8 {
+        occ.pieces[seat]
+            .iter()
+            .filter(|&&p| self.slot_of(seat, p) == sl)
+            .count() as u8
+    }
+
     /// A move of `v` squares from `p` along a route: its end and captures, if legal.
     #[inline]
-    fn try_move(
-        &self,
-        seat: usize,
-        p: u8,
-        v: u8,
-        home_route: bool,
-        occ: &[u16; SLOTS],
-    ) -> Option<(u8, u8)> {
+    fn try_move(&self, seat: usize, p: u8, v: u8, home_route: bool, occ: &Occ) -> Option<(u8, u8)> {
         let d = pos_after(p, v, home_route);
         if d == NO_POS {
             return None;
         }
-        if self.rules.blockades {
+        let blocked = occ.blocked[0] | occ.blocked[1] | occ.blocked[2] | occ.blocked[3];
+        if blocked != 0 && self.rules.blockades {
             for k in 1..v {
                 let sl = self.slot_of(seat, pos_after(p, k, home_route));
-                if sl != NO_SLOT && occ[sl as usize] & 0xEEEE != 0 {
+                if sl != NO_SLOT && blocked & (1u128 << sl) != 0 {
                     return None;
                 }
             }
@@ -189,6 +274,10 @@ struct Ctx<'a> {
     sys: &'a RaceSystem,
     seat: usize,
     distinct: bool,
+    /// Memoise the search on states (big trees: doubles with four values).
+    memoise: bool,
+    /// Deduplicate the recorded plays by resulting position at the end.
+    dedup: bool,
     out: &'a mut Vec<Play>,
     base: usize,
     best: u64,
@@ -197,7 +286,7 @@ struct Ctx<'a> {
     /// Start square of each P-D group (index = group number).
     group_square: [u8; 5],
     has_groups: bool,
-    memo: &'a mut HashMap<RaceState, bool, Fx>,
+    memo: &'a mut Memo,
     results: &'a mut Vec<RaceState>,
 }
 
@@ -208,7 +297,11 @@ pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mu
     }
     SCRATCH.with(|cell| {
         let mut guard = cell.borrow_mut();
-        let scratch = &mut *guard;
+        let scratch = guard.get_or_insert_with(|| Scratch {
+            memo: Memo::new(1024),
+            hashes: Vec::with_capacity(64),
+            results: Vec::with_capacity(64),
+        });
         scratch.memo.clear();
         scratch.results.clear();
         let seat = s.turn as usize & 3;
@@ -221,10 +314,14 @@ pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mu
                 has_groups = true;
             }
         }
+        let distinct = orders == Orders::Distinct;
+        let memoise = distinct && s.n_left() >= 3;
         let mut ctx = Ctx {
             sys,
             seat,
-            distinct: orders == Orders::Distinct,
+            distinct,
+            memoise,
+            dedup: distinct && (has_groups || !memoise),
             base: out.len(),
             out,
             best: 0,
@@ -237,19 +334,29 @@ pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mu
         };
         let mut play = Play::new();
         dfs(&mut ctx, s, &mut play, true);
-        if ctx.distinct && ctx.has_groups {
-            // States differing only in P-D group marks are one position.
+        if ctx.dedup {
+            // Orders reaching one position (and states differing only in P-D group marks) are
+            // one play.
             let base = ctx.base;
-            let seen = &mut scratch.seen;
-            seen.clear();
+            let hashes = &mut scratch.hashes;
+            hashes.clear();
             let mut keep = base;
             for i in base..ctx.out.len() {
                 let mut r = ctx.results[i - base];
-                r.groups = [0; PIECES];
-                for k in 0..4 {
-                    r.sort_seat(k, false);
+                if ctx.has_groups {
+                    r.groups = [0; PIECES];
+                    for k in 0..4 {
+                        r.sort_seat(k, false);
+                    }
                 }
-                if seen.insert(r) {
+                let h = hash_state(&r);
+                let dup = hashes
+                    .iter()
+                    .zip(&ctx.results[..keep - base])
+                    .any(|(&hk, rk)| hk == h && *rk == r);
+                if !dup {
+                    hashes.push(h);
+                    ctx.results[keep - base] = r;
                     ctx.out[keep] = ctx.out[i];
                     keep += 1;
                 }
@@ -262,10 +369,14 @@ pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mu
 fn dfs(ctx: &mut Ctx, s: &RaceState, play: &mut Play, root: bool) -> bool {
     let sys = ctx.sys;
     let seat = ctx.seat;
-    let occ = sys.occupancy(s);
     let mut any = false;
     let pieces = s.pieces[seat];
     let n = s.n_left();
+    if n == 0 && s.pending_capture == 0 && s.pending_home == 0 {
+        // Nothing left to play: a complete play (the common leaf, kept cheap).
+        return (sys.rules.pass_allowed || !root) && record(ctx, s, play);
+    }
+    let occ = sys.occupancy(s);
     let same = |i: usize| {
         i > 0
             && pieces[i] == pieces[i - 1]
@@ -390,8 +501,9 @@ fn step(
 fn child(ctx: &mut Ctx, s: &RaceState, play: &mut Play, st: Step) -> bool {
     let mut t = *s;
     ctx.sys.apply(&mut t, &st);
-    if ctx.distinct
-        && let Some(&known) = ctx.memo.get(&t)
+    let hash = if ctx.memoise { hash_state(&t) } else { 0 };
+    if ctx.memoise
+        && let Some(known) = ctx.memo.get(hash)
     {
         return known;
     }
@@ -401,8 +513,8 @@ fn child(ctx: &mut Ctx, s: &RaceState, play: &mut Play, st: Step) -> bool {
     play.push(st);
     let r = dfs(ctx, &t, play, false);
     play.pop();
-    if ctx.distinct {
-        ctx.memo.insert(t, r);
+    if ctx.memoise {
+        ctx.memo.insert(hash, r);
     }
     r
 }
@@ -443,7 +555,7 @@ fn record(ctx: &mut Ctx, s: &RaceState, play: &Play) -> bool {
     }
     if score == ctx.best {
         ctx.out.push(*play);
-        if ctx.has_groups && ctx.distinct {
+        if ctx.dedup {
             ctx.results.push(*s);
         }
     }

@@ -65,6 +65,14 @@ const SLOTS: usize = 68 + 4 * 7;
 /// No slot (nest, home, or invalid position).
 const NO_SLOT: u8 = u8::MAX;
 
+/// Occupancy of a position, one bit per slot: the slots each seat occupies and those where it
+/// has two or more pieces (a blockade when blockades are on).
+struct Occ {
+    occupied: [u128; 4],
+    blocked: [u128; 4],
+    pieces: [[u8; PIECES]; 4],
+}
+
 /// What the state waits for.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -170,24 +178,32 @@ impl RaceState {
     }
 
     /// Sorts a seat's pieces by (position, group, age), keeping ages and groups with them.
+    #[inline]
     fn sort_seat(&mut self, seat: usize, with_groups: bool) {
-        let p = &mut self.pieces[seat];
-        let a = &mut self.ages[seat];
-        let g = &mut self.groups;
-        for i in 1..PIECES {
-            let mut j = i;
-            while j > 0 {
-                let key = |k: usize, g: &[u8; 4]| (p[k], if with_groups { g[k] } else { 0 }, a[k]);
-                if key(j - 1, g) <= key(j, g) {
-                    break;
+        let with_groups = with_groups && self.groups != [0; PIECES];
+        if !with_groups && self.ages[seat] == [0; PIECES] {
+            let p = &mut self.pieces[seat];
+            // A sorting network for four.
+            for (i, j) in [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)] {
+                if p[i] > p[j] {
+                    p.swap(i, j);
                 }
-                p.swap(j - 1, j);
-                a.swap(j - 1, j);
-                if with_groups {
-                    g.swap(j - 1, j);
-                }
-                j -= 1;
             }
+            return;
+        }
+        let mut keys = [0u32; PIECES];
+        for (k, key) in keys.iter_mut().enumerate() {
+            let g = if with_groups { self.groups[k] } else { 0 };
+            *key =
+                (self.pieces[seat][k] as u32) << 16 | (g as u32) << 8 | self.ages[seat][k] as u32;
+        }
+        keys.sort_unstable();
+        for (k, key) in keys.iter().enumerate() {
+            self.pieces[seat][k] = (key >> 16) as u8;
+            if with_groups {
+                self.groups[k] = (key >> 8) as u8;
+            }
+            self.ages[seat][k] = *key as u8;
         }
     }
 }
@@ -250,14 +266,35 @@ impl RaceSystem {
         }
     }
 
-    /// Pieces of each seat per slot: 4 bits per seat.
-    fn occupancy(&self, s: &RaceState) -> [u16; SLOTS] {
+    /// Pieces of each seat per slot: 4 bits per seat (for validation).
+    fn occupancy_table(&self, s: &RaceState) -> [u16; SLOTS] {
         let mut occ = [0u16; SLOTS];
         for seat in 0..self.seats as usize {
             for &p in &s.pieces[seat] {
                 let sl = self.slot_of(seat, p);
                 if sl != NO_SLOT {
                     occ[sl as usize] += 1 << (4 * seat);
+                }
+            }
+        }
+        occ
+    }
+
+    /// Which slots each seat occupies, and where it has two or more pieces.
+    #[inline]
+    fn occupancy(&self, s: &RaceState) -> Occ {
+        let mut occ = Occ {
+            occupied: [0; 4],
+            blocked: [0; 4],
+            pieces: s.pieces,
+        };
+        for seat in 0..self.seats as usize {
+            for &p in &s.pieces[seat] {
+                let sl = self.slot_of(seat, p);
+                if sl != NO_SLOT {
+                    let bit = 1u128 << sl;
+                    occ.blocked[seat] |= occ.occupied[seat] & bit;
+                    occ.occupied[seat] |= bit;
                 }
             }
         }

@@ -247,7 +247,7 @@ pub(super) fn validate(sys: &RaceSystem, s: &RaceState) -> Result<()> {
             }
         }
     }
-    let occ = sys.occupancy(s);
+    let occ = sys.occupancy_table(s);
     let most = sys.most_own();
     for (slot, &cell) in occ.iter().enumerate() {
         let mut seats_here = 0;

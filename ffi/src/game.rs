@@ -1,0 +1,944 @@
+//! Game handles: creation, chance, legal plays and steps, moves, undo, JSON and notation.
+
+use crate::error::{Failure, Outcome, boundary};
+use crate::pachisi_result;
+use crate::rules::{pachisi_rules, rules_from_parts};
+use crate::util::{Out, handle, handle_mut, read_opt_str, read_str, write_slice, write_str};
+use engine::{ChanceOutcome, Game, Node, Play, Roll, Rules, Step, StepKind};
+use std::cell::OnceCell;
+use std::ffi::c_char;
+
+/// A game in progress: rules, position, seeded generator, history. Opaque.
+///
+/// Created by the `pachisi_game_new`/`_from_*` calls and `pachisi_game_clone`; owned by the
+/// caller; released with `pachisi_game_free`. A handle may move between threads but must not be
+/// used by two threads at once (not even for reading: it caches the legal plays); distinct
+/// handles are independent.
+///
+/// The handle caches the lists the index-based calls read (legal plays, legal steps, chance
+/// outcomes): an index stays valid until the game changes (a successful roll, play, step,
+/// finish or undo). A failed call changes nothing, indices included.
+pub struct pachisi_game {
+    game: Game,
+    plays: OnceCell<Vec<Play>>,
+    notations: OnceCell<Vec<String>>,
+    steps: OnceCell<Vec<Step>>,
+    chance: OnceCell<Vec<ChanceOutcome>>,
+    /// Set while a mutation runs; still set afterwards only if the mutation panicked.
+    broken: bool,
+}
+
+impl pachisi_game {
+    fn wrap(game: Game) -> *mut pachisi_game {
+        Box::into_raw(Box::new(pachisi_game {
+            game,
+            plays: OnceCell::new(),
+            notations: OnceCell::new(),
+            steps: OnceCell::new(),
+            chance: OnceCell::new(),
+            broken: false,
+        }))
+    }
+
+    fn check(&self) -> Outcome {
+        if self.broken {
+            return Err(Failure::new(
+                pachisi_result::Panic,
+                "this game was interrupted by a panic in the engine; free it",
+            ));
+        }
+        Ok(())
+    }
+
+    fn game(&self) -> Outcome<&Game> {
+        self.check()?;
+        Ok(&self.game)
+    }
+
+    fn plays(&self) -> &[Play] {
+        self.plays.get_or_init(|| self.game.legal_plays())
+    }
+
+    fn notations(&self) -> &[String] {
+        self.notations.get_or_init(|| {
+            self.plays()
+                .iter()
+                .map(|p| self.game.format_play(p))
+                .collect()
+        })
+    }
+
+    fn steps(&self) -> &[Step] {
+        self.steps.get_or_init(|| self.game.legal_steps())
+    }
+
+    fn chance(&self) -> &[ChanceOutcome] {
+        self.chance.get_or_init(|| self.game.chance_outcomes())
+    }
+
+    /// Runs a change of the game; on success the cached lists are dropped.
+    fn mutate<T>(&mut self, change: impl FnOnce(&mut Game) -> engine::Result<T>) -> Outcome<T> {
+        self.check()?;
+        self.broken = true;
+        let result = change(&mut self.game);
+        self.broken = false;
+        let value = result?;
+        self.plays = OnceCell::new();
+        self.notations = OnceCell::new();
+        self.steps = OnceCell::new();
+        self.chance = OnceCell::new();
+        Ok(value)
+    }
+}
+
+/// What happens next in a game.
+#[repr(C)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum pachisi_node {
+    /// A roll (dice or cowries) is due: `pachisi_game_roll` or `pachisi_game_set_roll`.
+    Chance = 0,
+    /// The seat to move chooses a play (or, in backgammon, a cube action).
+    Decision = 1,
+    /// The game is over.
+    Over = 2,
+}
+
+/// What a step does (the `kind` field of `pachisi_step`).
+#[repr(u8)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum pachisi_step_kind {
+    /// A piece in play moves forward (bearing off in backgammon is a move to position 0).
+    Move = 0,
+    /// A piece leaves the nest (the bar, the charkoni) and enters the board.
+    Enter = 1,
+    /// A bonus move (Parcheesi's 20 and 10, Online Pachisi's 10).
+    Bonus = 2,
+    /// Backgammon: the player on roll offers the doubling cube.
+    Double = 3,
+    /// Backgammon: the player on roll rolls without offering the cube.
+    NoDouble = 4,
+    /// Backgammon: the opponent takes the cube.
+    Take = 5,
+    /// Backgammon: the opponent drops and loses at the current cube value.
+    Drop = 6,
+}
+
+/// One sub-move of a play (mirrors the engine's `Step`; 8 bytes).
+///
+/// Positions `from`/`to` are in the moving seat's own coordinates as each variant documents
+/// (Pachisi family: steps from the seat's entry square, 0 the nest; backgammon: points numbered
+/// from the mover's side, 25 the bar, 0 off).
+#[repr(C)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct pachisi_step {
+    /// The seat whose piece moves (a partner's seat when a finished seat plays for it).
+    pub seat: u8,
+    /// The piece's index within its seat, or `PACHISI_NO_PIECE`.
+    pub piece: u8,
+    /// Where the piece stood.
+    pub from: u8,
+    /// Where it stands after the step.
+    pub to: u8,
+    /// The pips this step spends (a die, a sum, a bonus, a throw).
+    pub value: u8,
+    /// How many pieces move together (1; 2 for a gate or blockade; n for a unit).
+    pub count: u8,
+    /// How many opposing pieces this step captures.
+    pub captured: u8,
+    /// A `pachisi_step_kind` value.
+    pub kind: u8,
+}
+
+impl From<&Step> for pachisi_step {
+    fn from(s: &Step) -> pachisi_step {
+        pachisi_step {
+            seat: s.seat,
+            piece: s.piece,
+            from: s.from,
+            to: s.to,
+            value: s.value,
+            count: s.count,
+            captured: s.captured,
+            kind: s.kind as u8,
+        }
+    }
+}
+
+impl pachisi_step {
+    fn to_engine(self) -> Outcome<Step> {
+        let kind = match self.kind {
+            0 => StepKind::Move,
+            1 => StepKind::Enter,
+            2 => StepKind::Bonus,
+            3 => StepKind::Double,
+            4 => StepKind::NoDouble,
+            5 => StepKind::Take,
+            6 => StepKind::Drop,
+            k => {
+                return Err(Failure::new(
+                    pachisi_result::IllegalMove,
+                    format!("illegal move: step kind {k} does not exist"),
+                ));
+            }
+        };
+        Ok(Step {
+            seat: self.seat,
+            piece: self.piece,
+            from: self.from,
+            to: self.to,
+            value: self.value,
+            count: self.count,
+            captured: self.captured,
+            kind,
+        })
+    }
+}
+
+/// What kind of roll a `pachisi_roll` holds.
+#[repr(u8)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum pachisi_roll_kind {
+    /// Two six-sided dice in `dice`.
+    Dice = 0,
+    /// A throw of cowrie shells: `up` of them landed mouth up.
+    Cowries = 1,
+}
+
+/// One chance outcome: two dice, or a throw of cowries.
+#[repr(C)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct pachisi_roll {
+    /// A `pachisi_roll_kind` value.
+    pub kind: u8,
+    /// The two dice, in the order rolled (0 for a cowrie throw).
+    pub dice: [u8; 2],
+    /// Shells mouth up (0 for dice).
+    pub up: u8,
+}
+
+impl From<Roll> for pachisi_roll {
+    fn from(r: Roll) -> pachisi_roll {
+        match r {
+            Roll::Dice(d) => pachisi_roll {
+                kind: pachisi_roll_kind::Dice as u8,
+                dice: d,
+                up: 0,
+            },
+            Roll::Cowries(n) => pachisi_roll {
+                kind: pachisi_roll_kind::Cowries as u8,
+                dice: [0, 0],
+                up: n,
+            },
+        }
+    }
+}
+
+impl pachisi_roll {
+    fn to_engine(self) -> Outcome<Roll> {
+        match self.kind {
+            0 => Ok(Roll::Dice(self.dice)),
+            1 => Ok(Roll::Cowries(self.up)),
+            k => Err(Failure::new(
+                pachisi_result::InvalidRoll,
+                format!("invalid roll: roll kind {k} does not exist"),
+            )),
+        }
+    }
+}
+
+/// How a game ended.
+#[repr(C)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct pachisi_outcome {
+    /// Whether the game is over (all other fields are 0 / `PACHISI_NO_SEAT` while it is not).
+    pub over: bool,
+    /// Bit i set when seat i won (a team wins together).
+    pub winners: u16,
+    /// The lowest winning seat, or `PACHISI_NO_SEAT`.
+    pub winner: u8,
+    /// Points won (1 in the Pachisi family; 1, 2 or 3 times the cube in backgammon).
+    pub points: u32,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Creation and release
+
+fn create(out: *mut *mut pachisi_game, make: impl FnOnce() -> Outcome<Game>) -> pachisi_result {
+    boundary(|| {
+        let out = unsafe { Out::new(out, "out") }?;
+        let game = make()?;
+        out.set(pachisi_game::wrap(game));
+        Ok(())
+    })
+}
+
+/// A new game of `rules` from the starting position, its dice drawn from a generator seeded
+/// with `seed` (the same seed replays the same game on every platform and release).
+///
+/// - `rules`: borrowed for the call (the game keeps its own copy).
+/// - `out`: receives a new caller-owned handle on success; release with `pachisi_game_free`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_new(
+    rules: *const pachisi_rules,
+    seed: u64,
+    out: *mut *mut pachisi_game,
+) -> pachisi_result {
+    create(out, || {
+        let rules = unsafe { handle(rules, "rules") }?;
+        Ok(Game::new(&rules.rules, seed))
+    })
+}
+
+/// A new game of a preset with optional options (see `pachisi_rules_from_preset`).
+///
+/// - `name`, `options_json` (NULL for the defaults): NUL-terminated, borrowed for the call.
+/// - `out`: receives a new caller-owned handle on success; release with `pachisi_game_free`.
+///
+/// Errors: `UNKNOWN_VARIANT`, `INVALID_JSON`, `INVALID_RULES`, `NULL_POINTER`, `INVALID_UTF8`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_from_preset(
+    name: *const c_char,
+    options_json: *const c_char,
+    seed: u64,
+    out: *mut *mut pachisi_game,
+) -> pachisi_result {
+    create(out, || {
+        let name = unsafe { read_str(name, "name") }?;
+        let options = unsafe { read_opt_str(options_json, "options_json") }?;
+        Ok(Game::new(&rules_from_parts(name, options)?, seed))
+    })
+}
+
+/// A new game from a rules JSON document (`{"variant": ..., options}`).
+///
+/// - `rules_json`: NUL-terminated, borrowed for the call.
+/// - `out`: receives a new caller-owned handle on success; release with `pachisi_game_free`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_from_rules_json(
+    rules_json: *const c_char,
+    seed: u64,
+    out: *mut *mut pachisi_game,
+) -> pachisi_result {
+    create(out, || {
+        let text = unsafe { read_str(rules_json, "rules_json") }?;
+        Ok(Game::new(&Rules::from_json(text)?, seed))
+    })
+}
+
+/// A game of `rules` from a position in the variant's notation (what `pachisi_game_position`
+/// writes). If the position is at a decision node with no legal play, the roll is forfeited at
+/// once, as in play.
+///
+/// - `rules`: borrowed for the call. `position`: NUL-terminated, borrowed for the call.
+/// - `out`: receives a new caller-owned handle on success; release with `pachisi_game_free`.
+///
+/// Errors: `INVALID_NOTATION`, `INVALID_POSITION`, `NULL_POINTER`, `INVALID_UTF8`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_from_position(
+    rules: *const pachisi_rules,
+    position: *const c_char,
+    seed: u64,
+    out: *mut *mut pachisi_game,
+) -> pachisi_result {
+    create(out, || {
+        let rules = unsafe { handle(rules, "rules") }?;
+        let text = unsafe { read_str(position, "position") }?;
+        Ok(Game::from_position(&rules.rules, text, seed)?)
+    })
+}
+
+/// A game read from the JSON of a whole game (what `pachisi_game_to_json` writes: rules,
+/// position, steps taken, generator state, history).
+///
+/// - `json`: NUL-terminated, borrowed for the call.
+/// - `out`: receives a new caller-owned handle on success; release with `pachisi_game_free`.
+///
+/// Errors: `INVALID_JSON`, `INVALID_RULES`, `UNKNOWN_VARIANT`, `INVALID_POSITION`,
+/// `NULL_POINTER`, `INVALID_UTF8`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_from_json(
+    json: *const c_char,
+    out: *mut *mut pachisi_game,
+) -> pachisi_result {
+    create(out, || {
+        let text = unsafe { read_str(json, "json") }?;
+        Ok(Game::from_json(text)?)
+    })
+}
+
+/// An independent copy of a game (position, generator, history).
+///
+/// - `game`: borrowed for the call.
+/// - `out`: receives a new caller-owned handle on success; release with `pachisi_game_free`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_clone(
+    game: *const pachisi_game,
+    out: *mut *mut pachisi_game,
+) -> pachisi_result {
+    create(out, || {
+        let g = unsafe { handle(game, "game") }?;
+        Ok(g.game()?.clone())
+    })
+}
+
+/// Releases a game handle. NULL is allowed (nothing happens). Using the handle afterwards is
+/// the caller's bug.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_free(game: *mut pachisi_game) {
+    crate::error::boundary_value((), || {
+        if !game.is_null() {
+            drop(unsafe { Box::from_raw(game) });
+        }
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading the state
+
+fn read<T>(
+    game: *const pachisi_game,
+    out: *mut T,
+    value: impl FnOnce(&pachisi_game) -> Outcome<T>,
+) -> pachisi_result {
+    boundary(|| {
+        let g = unsafe { handle(game, "game") }?;
+        let out = unsafe { Out::new(out, "out") }?;
+        g.check()?;
+        out.set(value(g)?);
+        Ok(())
+    })
+}
+
+fn read_text(
+    game: *const pachisi_game,
+    buf: *mut c_char,
+    len: usize,
+    written: *mut usize,
+    text: impl FnOnce(&Game) -> Outcome<String>,
+) -> pachisi_result {
+    boundary(|| {
+        let g = unsafe { handle(game, "game") }?;
+        let s = text(g.game()?)?;
+        unsafe { write_str(&s, buf, len, written) }
+    })
+}
+
+/// Copies the whole game as JSON (rules, position, steps taken, generator, history) into
+/// `buf`; `pachisi_game_from_json` reads it back exactly.
+///
+/// String output: `buf` (caller-owned, `len` bytes; may be NULL when `len` is 0) receives the
+/// NUL-terminated text on success; `*written` receives the size in bytes including the NUL, on
+/// success and on `PACHISI_RESULT_BUFFER_TOO_SMALL` (then `buf` is untouched).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_to_json(
+    game: *const pachisi_game,
+    buf: *mut c_char,
+    len: usize,
+    written: *mut usize,
+) -> pachisi_result {
+    read_text(game, buf, len, written, |g| Ok(g.to_json()))
+}
+
+/// Copies the game's rules as JSON into `buf` (string output as for `pachisi_game_to_json`).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_rules_json(
+    game: *const pachisi_game,
+    buf: *mut c_char,
+    len: usize,
+    written: *mut usize,
+) -> pachisi_result {
+    read_text(game, buf, len, written, |g| Ok(g.rules().to_json()))
+}
+
+/// Copies the game's preset name into `buf` (string output as for `pachisi_game_to_json`).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_variant(
+    game: *const pachisi_game,
+    buf: *mut c_char,
+    len: usize,
+    written: *mut usize,
+) -> pachisi_result {
+    read_text(game, buf, len, written, |g| Ok(g.variant().to_string()))
+}
+
+/// A new rules handle holding the game's rules.
+///
+/// - `out`: receives a new caller-owned handle on success; release with `pachisi_rules_free`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_rules(
+    game: *const pachisi_game,
+    out: *mut *mut pachisi_rules,
+) -> pachisi_result {
+    boundary(|| {
+        let g = unsafe { handle(game, "game") }?;
+        let out = unsafe { Out::new(out, "out") }?;
+        let rules = g.game()?.rules().clone();
+        out.set(Box::into_raw(Box::new(pachisi_rules { rules })));
+        Ok(())
+    })
+}
+
+/// Copies the current position in the variant's notation into `buf` (string output as for
+/// `pachisi_game_to_json`). With steps of an unfinished play taken, they are applied.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_position(
+    game: *const pachisi_game,
+    buf: *mut c_char,
+    len: usize,
+    written: *mut usize,
+) -> pachisi_result {
+    read_text(game, buf, len, written, |g| Ok(g.position()))
+}
+
+/// Writes the number of seats to `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_seats(
+    game: *const pachisi_game,
+    out: *mut u8,
+) -> pachisi_result {
+    read(game, out, |g| Ok(g.game.seats()))
+}
+
+/// Writes what happens next (chance, decision, over) to `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_node(
+    game: *const pachisi_game,
+    out: *mut pachisi_node,
+) -> pachisi_result {
+    read(game, out, |g| {
+        Ok(match g.game.node() {
+            Node::Chance => pachisi_node::Chance,
+            Node::Decision => pachisi_node::Decision,
+            Node::Over => pachisi_node::Over,
+        })
+    })
+}
+
+/// Writes whether the game is over to `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_is_over(
+    game: *const pachisi_game,
+    out: *mut bool,
+) -> pachisi_result {
+    read(game, out, |g| Ok(g.game.is_over()))
+}
+
+/// Writes the seat to roll or to play to `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_to_move(
+    game: *const pachisi_game,
+    out: *mut u8,
+) -> pachisi_result {
+    read(game, out, |g| Ok(g.game.to_move()))
+}
+
+/// Writes the lowest winning seat to `*out`, or `PACHISI_NO_SEAT` while the game goes on.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_winner(
+    game: *const pachisi_game,
+    out: *mut u8,
+) -> pachisi_result {
+    read(game, out, |g| {
+        Ok(g.game.winner().unwrap_or(crate::PACHISI_NO_SEAT))
+    })
+}
+
+/// Writes how the game ended to `*out` (`over` false and the rest zero while it goes on).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_outcome(
+    game: *const pachisi_game,
+    out: *mut pachisi_outcome,
+) -> pachisi_result {
+    read(game, out, |g| {
+        Ok(match g.game.outcome() {
+            Some(o) => pachisi_outcome {
+                over: true,
+                winners: o.winners,
+                winner: o.first_winner().unwrap_or(crate::PACHISI_NO_SEAT),
+                points: o.points,
+            },
+            None => pachisi_outcome {
+                over: false,
+                winners: 0,
+                winner: crate::PACHISI_NO_SEAT,
+                points: 0,
+            },
+        })
+    })
+}
+
+/// Copies the zero-sum returns, one per seat, into `buf` (all zero while the game goes on).
+///
+/// - `buf`: caller-owned array of `len` doubles (seats: at most 4); written on success.
+/// - `written`: receives the number of seats, on success and on
+///   `PACHISI_RESULT_BUFFER_TOO_SMALL`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_returns(
+    game: *const pachisi_game,
+    buf: *mut f64,
+    len: usize,
+    written: *mut usize,
+) -> pachisi_result {
+    boundary(|| {
+        let g = unsafe { handle(game, "game") }?;
+        let returns = g.game()?.returns();
+        unsafe { write_slice(&returns, buf, len, written) }
+    })
+}
+
+/// Writes how many actions `pachisi_game_undo` can take back to `*out`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_history_len(
+    game: *const pachisi_game,
+    out: *mut usize,
+) -> pachisi_result {
+    read(game, out, |g| Ok(g.game.history_len()))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Chance
+
+/// Writes the number of outcomes of the roll due now to `*out` (0 unless at a chance node).
+/// Read them with `pachisi_game_chance_outcome`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_chance_outcome_count(
+    game: *const pachisi_game,
+    out: *mut usize,
+) -> pachisi_result {
+    read(game, out, |g| Ok(g.chance().len()))
+}
+
+/// Writes chance outcome number `index` (its roll and its exact probability; the
+/// probabilities of all outcomes sum to 1).
+///
+/// - `roll`, `probability`: caller-owned, written on success.
+///
+/// Errors: `INDEX_OUT_OF_RANGE`, `NULL_POINTER`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_chance_outcome(
+    game: *const pachisi_game,
+    index: usize,
+    roll: *mut pachisi_roll,
+    probability: *mut f64,
+) -> pachisi_result {
+    boundary(|| {
+        let g = unsafe { handle(game, "game") }?;
+        let roll = unsafe { Out::new(roll, "roll") }?;
+        let probability = unsafe { Out::new(probability, "probability") }?;
+        g.check()?;
+        let outcomes = g.chance();
+        let o = outcomes
+            .get(index)
+            .ok_or_else(|| Failure::index("chance outcome", index, outcomes.len()))?;
+        roll.set(o.roll.into());
+        probability.set(o.probability);
+        Ok(())
+    })
+}
+
+/// Rolls with the game's seeded generator.
+///
+/// - `roll`: NULL, or caller-owned; receives the roll on success.
+///
+/// Errors: `WRONG_PHASE` (no roll is due: a play is due or the game is over).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_roll(
+    game: *mut pachisi_game,
+    roll: *mut pachisi_roll,
+) -> pachisi_result {
+    boundary(|| {
+        let g = unsafe { handle_mut(game, "game") }?;
+        let r = g.mutate(|game| game.roll())?;
+        if !roll.is_null() {
+            unsafe { roll.write(r.into()) };
+        }
+        Ok(())
+    })
+}
+
+/// Sets the roll (for analysis or replay), validated for this variant and position.
+///
+/// - `roll`: borrowed for the call.
+///
+/// Errors: `INVALID_ROLL` (dice outside 1..=6, cowries for a dice game, an unknown `kind`...),
+/// `WRONG_PHASE`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_set_roll(
+    game: *mut pachisi_game,
+    roll: *const pachisi_roll,
+) -> pachisi_result {
+    boundary(|| {
+        let g = unsafe { handle_mut(game, "game") }?;
+        let r = unsafe { handle(roll, "roll") }?.to_engine()?;
+        g.mutate(|game| game.set_roll(r))
+    })
+}
+
+/// Sets a roll of two dice (shorthand for `pachisi_game_set_roll`).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_set_dice(
+    game: *mut pachisi_game,
+    die1: u8,
+    die2: u8,
+) -> pachisi_result {
+    boundary(|| {
+        let g = unsafe { handle_mut(game, "game") }?;
+        g.mutate(|game| game.set_roll(Roll::Dice([die1, die2])))
+    })
+}
+
+/// Sets a throw of cowries: `up` shells mouth up (shorthand for `pachisi_game_set_roll`).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_set_cowries(
+    game: *mut pachisi_game,
+    up: u8,
+) -> pachisi_result {
+    boundary(|| {
+        let g = unsafe { handle_mut(game, "game") }?;
+        g.mutate(|game| game.set_roll(Roll::Cowries(up)))
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Legal plays and steps
+
+/// Writes the number of legal complete plays to `*out` (one per distinct resulting position;
+/// 0 unless at a decision node). With steps already taken, only the plays that begin with them.
+/// Indices `0..count` stay valid until the game changes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_legal_play_count(
+    game: *const pachisi_game,
+    out: *mut usize,
+) -> pachisi_result {
+    read(game, out, |g| Ok(g.plays().len()))
+}
+
+fn legal_play(g: &pachisi_game, index: usize) -> Outcome<&Play> {
+    let plays = g.plays();
+    plays
+        .get(index)
+        .ok_or_else(|| Failure::index("legal play", index, plays.len()))
+}
+
+/// Copies the steps of legal play number `index` into `steps` (a pass has none).
+///
+/// - `steps`: caller-owned array of `len` steps (`PACHISI_MAX_STEPS` always suffices; may be
+///   NULL when `len` is 0); written on success.
+/// - `written`: receives the number of steps, on success and on
+///   `PACHISI_RESULT_BUFFER_TOO_SMALL`.
+///
+/// Errors: `INDEX_OUT_OF_RANGE`, `BUFFER_TOO_SMALL`, `NULL_POINTER`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_legal_play(
+    game: *const pachisi_game,
+    index: usize,
+    steps: *mut pachisi_step,
+    len: usize,
+    written: *mut usize,
+) -> pachisi_result {
+    boundary(|| {
+        let g = unsafe { handle(game, "game") }?;
+        g.check()?;
+        let play = legal_play(g, index)?;
+        let converted: Vec<pachisi_step> = play.steps().iter().map(pachisi_step::from).collect();
+        unsafe { write_slice(&converted, steps, len, written) }
+    })
+}
+
+/// Copies the move notation of legal play number `index` into `buf` (string output as for
+/// `pachisi_game_to_json`). `pachisi_game_play_notation` accepts this text.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_legal_play_notation(
+    game: *const pachisi_game,
+    index: usize,
+    buf: *mut c_char,
+    len: usize,
+    written: *mut usize,
+) -> pachisi_result {
+    boundary(|| {
+        let g = unsafe { handle(game, "game") }?;
+        g.check()?;
+        legal_play(g, index)?;
+        let text = &g.notations()[index];
+        unsafe { write_str(text, buf, len, written) }
+    })
+}
+
+/// Makes legal play number `index` (from the list `pachisi_game_legal_play_count` counts).
+///
+/// Errors: `INDEX_OUT_OF_RANGE` (also when no play is due: the list is then empty).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_play(
+    game: *mut pachisi_game,
+    index: usize,
+) -> pachisi_result {
+    boundary(|| {
+        let g = unsafe { handle_mut(game, "game") }?;
+        g.check()?;
+        let play = *legal_play(g, index)?;
+        g.mutate(|game| game.play(&play))
+    })
+}
+
+/// Makes the play written in the variant's move notation.
+///
+/// - `notation`: NUL-terminated, borrowed for the call.
+///
+/// Errors: `ILLEGAL_MOVE` (not a legal play here), `INVALID_NOTATION`, `WRONG_PHASE`,
+/// `NULL_POINTER`, `INVALID_UTF8`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_play_notation(
+    game: *mut pachisi_game,
+    notation: *const c_char,
+) -> pachisi_result {
+    boundary(|| {
+        let g = unsafe { handle_mut(game, "game") }?;
+        let text = unsafe { read_str(notation, "notation") }?;
+        g.mutate(|game| game.play_notation(text))
+    })
+}
+
+/// Makes the complete play given as its steps (all of them, including any already taken).
+///
+/// - `steps`: caller-owned array of `len` steps, borrowed for the call (may be NULL when `len`
+///   is 0: a pass).
+///
+/// Errors: `ILLEGAL_MOVE`, `WRONG_PHASE`, `NULL_POINTER`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_play_steps(
+    game: *mut pachisi_game,
+    steps: *const pachisi_step,
+    len: usize,
+) -> pachisi_result {
+    boundary(|| {
+        let g = unsafe { handle_mut(game, "game") }?;
+        if steps.is_null() && len > 0 {
+            return Err(Failure::null("steps"));
+        }
+        if len > engine::MAX_STEPS {
+            return Err(Failure::new(
+                pachisi_result::IllegalMove,
+                format!(
+                    "illegal move: a play has at most {} steps, got {len}",
+                    engine::MAX_STEPS
+                ),
+            ));
+        }
+        let given: &[pachisi_step] = if len == 0 {
+            &[]
+        } else {
+            unsafe { std::slice::from_raw_parts(steps, len) }
+        };
+        let mut play = Play::new();
+        for s in given {
+            play.push(s.to_engine()?);
+        }
+        g.mutate(|game| game.play(&play))
+    })
+}
+
+/// Writes the number of legal next steps to `*out` (each begins or continues at least one legal
+/// play; 0 unless at a decision node). Indices stay valid until the game changes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_legal_step_count(
+    game: *const pachisi_game,
+    out: *mut usize,
+) -> pachisi_result {
+    read(game, out, |g| Ok(g.steps().len()))
+}
+
+fn legal_step(g: &pachisi_game, index: usize) -> Outcome<Step> {
+    let steps = g.steps();
+    steps
+        .get(index)
+        .copied()
+        .ok_or_else(|| Failure::index("legal step", index, steps.len()))
+}
+
+/// Writes legal next step number `index` to `*out`.
+///
+/// Errors: `INDEX_OUT_OF_RANGE`, `NULL_POINTER`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_legal_step(
+    game: *const pachisi_game,
+    index: usize,
+    out: *mut pachisi_step,
+) -> pachisi_result {
+    read(game, out, |g| {
+        Ok(pachisi_step::from(&legal_step(g, index)?))
+    })
+}
+
+/// Takes legal next step number `index`. When the steps taken form a complete play that no
+/// step extends, the play ends by itself (turn passes); otherwise call it again, or
+/// `pachisi_game_finish_play` where the steps taken already form a legal play.
+///
+/// Errors: `INDEX_OUT_OF_RANGE`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_step_index(
+    game: *mut pachisi_game,
+    index: usize,
+) -> pachisi_result {
+    boundary(|| {
+        let g = unsafe { handle_mut(game, "game") }?;
+        g.check()?;
+        let step = legal_step(g, index)?;
+        g.mutate(|game| game.step(&step))
+    })
+}
+
+/// Takes one step given as a struct (it must be one of the legal next steps).
+///
+/// - `step`: borrowed for the call.
+///
+/// Errors: `ILLEGAL_MOVE`, `WRONG_PHASE`, `NULL_POINTER`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_step(
+    game: *mut pachisi_game,
+    step: *const pachisi_step,
+) -> pachisi_result {
+    boundary(|| {
+        let g = unsafe { handle_mut(game, "game") }?;
+        let s = unsafe { handle(step, "step") }?.to_engine()?;
+        g.mutate(|game| game.step(&s))
+    })
+}
+
+/// Copies the steps of the current play taken so far into `steps` (array output as for
+/// `pachisi_game_legal_play`).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_taken_steps(
+    game: *const pachisi_game,
+    steps: *mut pachisi_step,
+    len: usize,
+    written: *mut usize,
+) -> pachisi_result {
+    boundary(|| {
+        let g = unsafe { handle(game, "game") }?;
+        let taken: Vec<pachisi_step> = g.game()?.taken().iter().map(pachisi_step::from).collect();
+        unsafe { write_slice(&taken, steps, len, written) }
+    })
+}
+
+/// Ends the current play with the steps taken so far (they must form a complete legal play;
+/// with none taken this is a pass, where the variant allows one).
+///
+/// Errors: `ILLEGAL_MOVE`, `WRONG_PHASE`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_finish_play(game: *mut pachisi_game) -> pachisi_result {
+    boundary(|| {
+        let g = unsafe { handle_mut(game, "game") }?;
+        g.mutate(|game| game.finish_play())
+    })
+}
+
+/// Takes back the last roll, play, step or finish (the generator is restored too).
+///
+/// Errors: `WRONG_PHASE` (nothing to undo).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_undo(game: *mut pachisi_game) -> pachisi_result {
+    boundary(|| {
+        let g = unsafe { handle_mut(game, "game") }?;
+        g.mutate(|game| game.undo())
+    })
+}

@@ -1,0 +1,134 @@
+# The C ABI: header generation and the C / C++ examples and tests (included by the top-level
+# Makefile; also usable alone: `make -f mk/c.mk test-c`).
+#
+#   make header        regenerate include/pachisi.h with cbindgen (pinned version)
+#   make header-check  fail when the committed include/pachisi.h is stale
+#   make test-c        build the ffi libraries (release), check the header, build every C and C++
+#                      example and test against the shared and the static library, run them all
+#                      under valgrind, then the tests again under AddressSanitizer
+#
+# Works from a clean clone: installs cbindgen (cargo install) and valgrind / a C++ compiler
+# (apt-get) when missing, idempotently.
+
+CARGO ?= cargo
+CC ?= cc
+CXX ?= g++
+
+CBINDGEN_VERSION := 0.29.4
+CBINDGEN := $(or $(CARGO_HOME),$(HOME)/.cargo)/bin/cbindgen
+CBINDGEN_ARGS := --quiet --config ffi/cbindgen.toml --output include/pachisi.h ffi
+
+C_LIB_DIR := $(or $(CARGO_TARGET_DIR),target)/release
+C_SHARED := $(C_LIB_DIR)/libpachisi.so
+C_STATIC := $(C_LIB_DIR)/libpachisi.a
+# What the static library needs from the system (`cargo rustc -p pachisi-ffi --release
+# --crate-type staticlib -- --print native-static-libs`).
+C_STATIC_SYSLIBS := -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc
+C_BUILD := build/c
+
+C_WARNINGS := -Wall -Wextra -Wpedantic -Werror
+C_FLAGS := -std=c11 $(C_WARNINGS) -g -O1 -Iinclude -Itests/c
+CXX_FLAGS := -std=c++17 $(C_WARNINGS) -g -O1 -Iinclude -Itests/c
+C_LINK_SHARED := -L$(C_LIB_DIR) -lpachisi -Wl,-rpath,$(abspath $(C_LIB_DIR)) -lm
+C_LINK_STATIC := $(C_STATIC) $(C_STATIC_SYSLIBS)
+ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+C_SOURCES := examples/c/play_all.c examples/c/simulate.c \
+	tests/c/test_misuse.c tests/c/test_api.c tests/c/test_scenarios.c
+CXX_SOURCES := examples/cpp/play_all.cpp examples/cpp/simulate.cpp tests/c/test_cpp.cpp
+C_NAMES := $(basename $(C_SOURCES) $(CXX_SOURCES))
+C_TEST_NAMES := $(filter tests/%,$(C_NAMES))
+C_BINARIES := $(foreach kind,shared static,$(addprefix $(C_BUILD)/$(kind)/,$(C_NAMES))) \
+	$(addprefix $(C_BUILD)/asan/,$(C_TEST_NAMES))
+C_HEADERS := include/pachisi.h include/pachisi.hpp $(wildcard tests/c/*.h)
+C_SCENARIOS := $(sort $(wildcard tests/scenarios/*/*.json))
+
+C_VALGRIND := RUST_BACKTRACE=0 valgrind -q --error-exitcode=1 --leak-check=full \
+	--show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible
+C_ASAN_ENV := RUST_BACKTRACE=0 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+	UBSAN_OPTIONS=print_stacktrace=1
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: header header-check test-c c-tools c-libs c-programs c-clean
+
+## Install what the C side needs, only when missing.
+c-tools:
+	@if ! "$(CBINDGEN)" --version 2>/dev/null | grep -qx "cbindgen $(CBINDGEN_VERSION)"; then \
+		echo "installing cbindgen $(CBINDGEN_VERSION)"; \
+		$(CARGO) install cbindgen --version $(CBINDGEN_VERSION) --locked --force; \
+	fi
+	@missing=""; \
+	command -v valgrind >/dev/null || missing="$$missing valgrind"; \
+	command -v $(CXX) >/dev/null || missing="$$missing g++"; \
+	command -v $(CC) >/dev/null || missing="$$missing gcc"; \
+	if [ -n "$$missing" ]; then \
+		echo "installing$$missing"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+## Regenerate the C header from ffi/src.
+header: c-tools
+	"$(CBINDGEN)" $(CBINDGEN_ARGS)
+
+## Fail when include/pachisi.h does not match ffi/src (cbindgen --verify exits 2).
+header-check: c-tools
+	@"$(CBINDGEN)" $(CBINDGEN_ARGS) --verify || { \
+		echo "include/pachisi.h is stale: run 'make header' and commit it"; exit 1; }
+
+## The shared and static libraries (cargo decides whether anything needs rebuilding).
+c-libs:
+	$(CARGO) build --release -p pachisi-ffi
+
+$(C_SHARED) $(C_STATIC): c-libs
+	@:
+
+c-programs: $(C_BINARIES)
+
+$(C_BUILD)/shared/%: %.c $(C_HEADERS) $(C_SHARED)
+	@mkdir -p $(dir $@)
+	$(CC) $(C_FLAGS) $< -o $@ $(C_LINK_SHARED)
+
+$(C_BUILD)/shared/%: %.cpp $(C_HEADERS) $(C_SHARED)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXX_FLAGS) $< -o $@ $(C_LINK_SHARED)
+
+$(C_BUILD)/static/%: %.c $(C_HEADERS) $(C_STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(C_FLAGS) $< -o $@ $(C_LINK_STATIC)
+
+$(C_BUILD)/static/%: %.cpp $(C_HEADERS) $(C_STATIC)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXX_FLAGS) $< -o $@ $(C_LINK_STATIC)
+
+$(C_BUILD)/asan/%: %.c $(C_HEADERS) $(C_STATIC)
+	@mkdir -p $(dir $@)
+	$(CC) $(C_FLAGS) $(ASAN_FLAGS) $< -o $@ $(C_LINK_STATIC)
+
+$(C_BUILD)/asan/%: %.cpp $(C_HEADERS) $(C_STATIC)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXX_FLAGS) $(ASAN_FLAGS) $< -o $@ $(C_LINK_STATIC)
+
+## Everything C: header check, examples and tests, shared and static, valgrind and ASan.
+test-c: c-tools header-check c-programs
+	@set -e; \
+	args_of() { case "$$1" in *test_scenarios) echo "$(C_SCENARIOS)";; esac; }; \
+	for kind in shared static; do \
+		for name in $(C_NAMES); do \
+			log=$(C_BUILD)/$$kind/$$name.log; \
+			echo "== valgrind, $$kind library: $$name"; \
+			$(C_VALGRIND) $(C_BUILD)/$$kind/$$name $$(args_of $$name) > $$log 2>&1 \
+				|| { cat $$log; echo "FAILED: $$name ($$kind library, valgrind)"; exit 1; }; \
+			tail -n 2 $$log; \
+		done; \
+	done; \
+	for name in $(C_TEST_NAMES); do \
+		log=$(C_BUILD)/asan/$$name.log; \
+		echo "== AddressSanitizer: $$name"; \
+		$(C_ASAN_ENV) $(C_BUILD)/asan/$$name $$(args_of $$name) > $$log 2>&1 \
+			|| { cat $$log; echo "FAILED: $$name (AddressSanitizer)"; exit 1; }; \
+		tail -n 1 $$log; \
+	done
+	@echo "test-c: every C and C++ program passed (shared and static library under valgrind, ASan)"
+
+c-clean:
+	rm -rf $(C_BUILD)

@@ -1,0 +1,125 @@
+// The C++ wrapper (pachisi.hpp): RAII handles, copies that clone, errors as exceptions with
+// the status code and message, string and vector conveniences; over every preset.
+#include "pachisi.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <string>
+
+static int passed = 0, failed = 0;
+#define CHECK(cond)                                                                            \
+    do {                                                                                       \
+        if (cond) {                                                                            \
+            passed++;                                                                          \
+        } else {                                                                               \
+            failed++;                                                                          \
+            std::fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);     \
+        }                                                                                      \
+    } while (0)
+
+// Runs `body`, which must throw pachisi::Error with `code`.
+template <typename Body> static void expect_error(pachisi_result code, Body body) {
+    try {
+        body();
+        CHECK(!"no exception");
+    } catch (const pachisi::Error &e) {
+        CHECK(e.code() == code);
+        CHECK(std::string(e.what()).find(e.name()) == 0);
+        if (e.code() != code) std::fprintf(stderr, "  got %s\n", e.what());
+    }
+}
+
+static void test_errors() {
+    expect_error(PACHISI_RESULT_UNKNOWN_VARIANT, [] { pachisi::Game g("ludo", 1); });
+    expect_error(PACHISI_RESULT_INVALID_RULES, [] { pachisi::Rules r("parcheesi", "{\"x\": 1}"); });
+    expect_error(PACHISI_RESULT_INVALID_JSON, [] { pachisi::Rules::from_json("{"); });
+    expect_error(PACHISI_RESULT_INVALID_JSON, [] { pachisi::Game::from_json("[]"); });
+    try {
+        pachisi::Game g("snakes", 1);
+    } catch (const pachisi::Error &e) {
+        CHECK(std::string(e.what()).find("snakes") != std::string::npos);
+    }
+    pachisi::Game g("backgammon", 3);
+    expect_error(PACHISI_RESULT_INDEX_OUT_OF_RANGE, [&] { g.play(g.legal_play_count()); });
+    expect_error(PACHISI_RESULT_WRONG_PHASE, [&] { g.undo(); });
+    pachisi::Game moved(std::move(g));
+    expect_error(PACHISI_RESULT_NULL_POINTER, [&] { (void)g.position(); }); // NOLINT: moved-from
+    CHECK(moved.seats() == 2);
+}
+
+static void test_preset(const std::string &preset) {
+    pachisi::Rules rules(preset);
+    CHECK(rules.variant() == preset);
+    CHECK(pachisi::Rules::from_json(rules.to_json()).to_json() == rules.to_json());
+    pachisi::Rules copy_of_rules = rules;
+    CHECK(copy_of_rules.to_json() == rules.to_json());
+
+    pachisi::Game game(rules, 77);
+    std::mt19937_64 choose(77);
+    CHECK(game.variant() == preset);
+    CHECK(game.rules().to_json() == rules.to_json());
+    CHECK(game.returns().size() == game.seats());
+    std::size_t actions = 0;
+    while (!game.is_over() && actions++ < 100000) {
+        if (game.node() == PACHISI_NODE_CHANCE) {
+            double total = 0;
+            for (const pachisi::ChanceOutcome &o : game.chance_outcomes()) total += o.probability;
+            CHECK(std::fabs(total - 1.0) < 1e-9);
+            if (actions < 60) { // the game JSON holds the whole history: check early on only
+                pachisi::Game copy = game; // clones
+                pachisi::RollValue r = game.roll();
+                copy.set_roll(r);
+                CHECK(copy.position() == game.position()); // same roll, same position
+            } else {
+                game.roll();
+            }
+            continue;
+        }
+        std::vector<pachisi::Play> plays = game.legal_plays();
+        CHECK(!plays.empty());
+        if (actions < 60) {
+            pachisi::Game by_text = game;
+            pachisi::Game by_steps = game;
+            by_text.play(plays.back().notation);
+            by_steps.play(plays.back().steps);
+            game.play(plays.size() - 1);
+            CHECK(by_text.position() == game.position());
+            CHECK(by_steps.position() == game.position());
+            game.undo();
+            CHECK(game.legal_play_count() == plays.size());
+            CHECK(game.taken_steps().empty());
+            CHECK(!game.legal_steps().empty() || plays.back().steps.empty());
+        }
+        game.play(std::uniform_int_distribution<std::size_t>(0, plays.size() - 1)(choose));
+    }
+    CHECK(pachisi::Game::from_json(game.to_json()).to_json() == game.to_json());
+    if (actions > 0) {
+        pachisi::Outcome o = game.outcome();
+        CHECK(o.over && game.winner() == o.winner);
+    }
+    std::vector<pachisi::GameRecord> a = pachisi::simulate(rules, 8, 3, 1);
+    std::vector<pachisi::GameRecord> b = pachisi::simulate(rules, 8, 3, 2);
+    CHECK(a.size() == 8 && b.size() == 8);
+    for (std::size_t i = 0; i < a.size() && i < b.size(); i++)
+        CHECK(a[i].winners == b[i].winners && a[i].rolls == b[i].rolls);
+    std::printf("%s: %zu actions\n", preset.c_str(), actions);
+}
+
+int main() {
+    CHECK(!pachisi::version().empty());
+    CHECK(pachisi::variants().size() == 5);
+    CHECK(pachisi::to_string(pachisi::dice(5, 3)) == "5-3");
+    CHECK(pachisi::to_string(pachisi::cowries(2)) == "2 up");
+    test_errors();
+    for (const std::string &preset : pachisi::variants()) {
+        try {
+            test_preset(preset);
+        } catch (const pachisi::Error &e) {
+            failed++;
+            std::fprintf(stderr, "%s: unexpected error: %s\n", preset.c_str(), e.what());
+        }
+    }
+    std::printf("cpp: %d passed, %d failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}
