@@ -10,7 +10,7 @@ import random
 import pytest
 
 import pachisi
-from conftest import is_placeholder
+from conftest import is_placeholder, require_real
 
 
 def advance_to_decision(game: pachisi.Game, rng: random.Random, limit: int = 10_000) -> bool:
@@ -520,3 +520,17 @@ def test_exceptions_are_catchable_as_base() -> None:
 def test_game_without_seed_is_random() -> None:
     seeds = {pachisi.Game("backgammon").to_json() for _ in range(5)}
     assert len(seeds) > 1
+
+
+def test_invalid_position() -> None:
+    """Positions that parse but cannot occur (Parcheesi notation: `seat:pieces ... turn doubles`)."""
+    require_real("parcheesi")
+    empty = "1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:0 doubles:0"
+    for text in [
+        "0:5,5,5,0 " + empty,  # three pieces on one square (PAR-10: at most a blockade of two)
+        "0:5,0,0,0 1:56,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:0 doubles:0",  # two seats on unsafe square 4
+        "0:0,0,0,0 " + empty.replace("turn:0", "turn:7"),  # no seat 7
+    ]:
+        with pytest.raises(pachisi.InvalidPositionError):
+            pachisi.Game.from_position("parcheesi", text)
+    assert issubclass(pachisi.InvalidPositionError, ValueError)
