@@ -405,6 +405,27 @@ def test_repr_is_pasteable(real_variant: str) -> None:
     assert text.startswith("Game.from_position(")
     again = eval(text, {"Game": pachisi.Game, "Rules": pachisi.Rules})
     assert again.position == g.position and again.rules == g.rules
+    # At a decision node the notation carries the pending roll: the same plays are due.
+    assert advance_to_decision(g, random.Random(16))
+    again = eval(repr(g), {"Game": pachisi.Game, "Rules": pachisi.Rules})
+    assert again.is_decision_node()
+    assert sorted(map(str, again.legal_plays())) == sorted(map(str, g.legal_plays()))
+    custom = pachisi.Game(pachisi.Rules(real_variant).replace(**first_bool_flip(real_variant)), seed=1)
+    again = eval(repr(custom), {"Game": pachisi.Game, "Rules": pachisi.Rules})
+    assert again.rules == custom.rules and again.position == custom.position
+
+
+def first_bool_flip(variant: str) -> dict:
+    """A valid change of one boolean option of the preset (empty if none is valid)."""
+    r = pachisi.Rules(variant)
+    for key, value in r.options.items():
+        if isinstance(value, bool):
+            try:
+                r.replace(**{key: not value})
+            except pachisi.InvalidRulesError:
+                continue
+            return {key: not value}
+    return {}
 
 
 def test_log_and_last_play(real_variant: str) -> None:
