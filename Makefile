@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 # Rust test binaries that embed Python must load this interpreter's libpython (TOOLCHAIN.md #3).
 PY_LIBDIR := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("LIBDIR"))' 2>/dev/null)
 
-.PHONY: all setup run test lint test-rust bench venv clean
+.PHONY: all setup run test lint test-rust test-cross bench venv clean
 
 all: test
 
@@ -27,7 +27,7 @@ setup: venv python-dev
 run: setup analysis
 
 ## Every test: Rust (unit, integration, property, doc), C and C++ (valgrind), Python.
-test: lint test-rust test-c test-python
+test: lint test-rust test-c test-python test-cross
 	@echo "make test: all suites passed"
 
 lint:
@@ -36,6 +36,25 @@ lint:
 
 test-rust:
 	LD_LIBRARY_PATH=$(PY_LIBDIR) $(CARGO) test --workspace
+
+## A seed gives the same game in Rust, C and Python: three twin programs print every event of a
+## seeded game of each preset with one fixed policy; their outputs must be identical.
+CROSS_SEEDS := 1 2026
+test-cross: python-dev c-libs
+	@mkdir -p build/cross
+	$(CARGO) build -q -p pachisi --example replay
+	$(CC) -std=c11 -Wall -Wextra -Wpedantic -Werror -Iinclude tests/cross/replay.c \
+		-o build/cross/replay $(C_LINK_SHARED)
+	@set -e; pass=0; for seed in $(CROSS_SEEDS); do \
+		for v in $$($(PY) -c 'import pachisi; print(" ".join(pachisi.variants()))'); do \
+			target/debug/examples/replay $$v $$seed > build/cross/rust-$$v-$$seed.txt; \
+			build/cross/replay $$v $$seed > build/cross/c-$$v-$$seed.txt; \
+			$(PY) tests/cross/replay.py $$v $$seed > build/cross/python-$$v-$$seed.txt; \
+			cmp build/cross/rust-$$v-$$seed.txt build/cross/c-$$v-$$seed.txt; \
+			cmp build/cross/rust-$$v-$$seed.txt build/cross/python-$$v-$$seed.txt; \
+			pass=$$((pass + 1)); \
+		done; \
+	done; echo "Rust, C and Python replayed the same games"; echo "test-cross: $$pass passed, 0 failed"
 
 ## Criterion benchmarks (not part of `make test`; numbers go to docs/PERFORMANCE.md).
 bench:
