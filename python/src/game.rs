@@ -2,12 +2,13 @@
 
 use crate::convert::{json_to_py, roll_from_py, roll_to_py, serde_to_py};
 use crate::errors::{Kind, guard, guard_ok, new_err};
-use crate::moves::{PyPlay, PyStep, steps_from_py, steps_to_list};
+use crate::moves::{Formatter, PyPlay, PyStep, steps_from_py, steps_to_list};
 use crate::rules::{PyRules, changed_options, rules_from, rules_repr};
-use pachisi::{Event, Game, Node, Play};
+use pachisi::{Event, Game, Node, Play, RuleSystem};
 use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use std::sync::Arc;
 
 /// A seed from the operating system's hasher keys, when the caller gives none.
 fn fresh_seed() -> u64 {
@@ -67,11 +68,45 @@ pub struct PyGame {
     pub inner: Game,
 }
 
+/// A formatter for the plays of the current roll, or None when steps were already taken (the
+/// play then starts before the current position; its notation is written at once).
+fn formatter(game: &Game) -> Option<Formatter> {
+    if !game.taken().is_empty() {
+        return None;
+    }
+    Some(match game {
+        Game::Race(g) => {
+            let (system, state) = (g.system().clone(), *g.state());
+            Arc::new(move |p: &Play| system.format_play(&state, p))
+        }
+        Game::Family(g) => {
+            let (system, state) = (g.system().clone(), *g.state());
+            Arc::new(move |p: &Play| system.format_play(&state, p))
+        }
+        Game::Classic(g) => {
+            let (system, state) = (g.system().clone(), *g.state());
+            Arc::new(move |p: &Play| system.format_play(&state, p))
+        }
+        Game::Backgammon(g) => {
+            let (system, state) = (g.system().clone(), *g.state());
+            Arc::new(move |p: &Play| system.format_play(&state, p))
+        }
+        _ => return None,
+    })
+}
+
 impl PyGame {
     fn make_play(&self, play: Play) -> PyPlay {
-        PyPlay {
-            notation: self.inner.format_play(&play),
-            inner: play,
+        PyPlay::with_notation(play, self.inner.format_play(&play))
+    }
+
+    fn make_plays(&self, plays: Vec<Play>) -> Vec<PyPlay> {
+        match formatter(&self.inner) {
+            Some(f) => plays
+                .into_iter()
+                .map(|p| PyPlay::with_formatter(p, f.clone()))
+                .collect(),
+            None => plays.into_iter().map(|p| self.make_play(p)).collect(),
         }
     }
 }
@@ -243,7 +278,7 @@ impl PyGame {
     /// game is over, or the last roll could not be played and was forfeited.
     fn legal_plays(&self) -> PyResult<Vec<PyPlay>> {
         let plays = guard_ok(|| self.inner.legal_plays())?;
-        guard_ok(|| plays.into_iter().map(|p| self.make_play(p)).collect())
+        guard_ok(|| self.make_plays(plays))
     }
 
     /// The next steps that begin (or continue) at least one legal play.
@@ -347,13 +382,7 @@ impl PyGame {
                     }
                     d.set_item("event", "play")?;
                     d.set_item("seat", seat)?;
-                    d.set_item(
-                        "play",
-                        PyPlay {
-                            inner: *play,
-                            notation,
-                        },
-                    )?;
+                    d.set_item("play", PyPlay::with_notation(*play, notation))?;
                 }
                 Event::Forfeit { seat } => {
                     d.set_item("event", "forfeit")?;
@@ -374,13 +403,7 @@ impl PyGame {
             .pop()
             .map(|(_, n)| n)
             .unwrap_or_default();
-        Ok(Some((
-            seat,
-            PyPlay {
-                inner: play,
-                notation,
-            },
-        )))
+        Ok(Some((seat, PyPlay::with_notation(play, notation))))
     }
 
     /// The board kind: ``"race"`` (the Parcheesi board), ``"cross"`` (classic) or

@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
+use std::sync::{Arc, OnceLock};
 
 /// The name of a step kind: ``"move"``, ``"enter"``, ``"bonus"``, ``"double"``, ...
 pub fn kind_name(kind: StepKind) -> &'static str {
@@ -195,7 +196,41 @@ impl PyStep {
 #[derive(Clone)]
 pub struct PyPlay {
     pub inner: Play,
-    pub notation: String,
+    /// The notation, written on first use: listing plays stays cheap for callers that never
+    /// print them (a random-play loop).
+    notation: OnceLock<String>,
+    formatter: Option<Formatter>,
+}
+
+/// Writes a play in the variant's notation from the position its roll started at.
+pub type Formatter = Arc<dyn Fn(&Play) -> String + Send + Sync>;
+
+impl PyPlay {
+    /// A play whose notation is known.
+    pub fn with_notation(inner: Play, notation: String) -> PyPlay {
+        PyPlay {
+            inner,
+            notation: OnceLock::from(notation),
+            formatter: None,
+        }
+    }
+
+    /// A play whose notation `formatter` writes when first asked for.
+    pub fn with_formatter(inner: Play, formatter: Formatter) -> PyPlay {
+        PyPlay {
+            inner,
+            notation: OnceLock::new(),
+            formatter: Some(formatter),
+        }
+    }
+
+    /// The play's notation.
+    pub fn notation_text(&self) -> &str {
+        self.notation.get_or_init(|| match &self.formatter {
+            Some(f) => crate::errors::guard_ok(|| f(&self.inner)).unwrap_or_default(),
+            None => String::new(),
+        })
+    }
 }
 
 pub fn steps_from_py(steps: &Bound<'_, PyAny>) -> PyResult<Play> {
@@ -229,10 +264,7 @@ impl PyPlay {
             Some(s) => steps_from_py(s)?,
             None => Play::new(),
         };
-        Ok(PyPlay {
-            inner,
-            notation: notation.to_string(),
-        })
+        Ok(PyPlay::with_notation(inner, notation.to_string()))
     }
     /// The steps, in order.
     #[getter]
@@ -242,7 +274,7 @@ impl PyPlay {
     /// The play in the variant's move notation.
     #[getter]
     fn notation(&self) -> &str {
-        &self.notation
+        self.notation_text()
     }
     /// Opposing pieces captured by the whole play.
     #[getter]
@@ -258,10 +290,14 @@ impl PyPlay {
         self.inner.len()
     }
     fn __str__(&self) -> String {
-        self.notation.clone()
+        self.notation_text().to_string()
     }
     fn __repr__(&self) -> String {
-        format!("<Play {:?}: {} steps>", self.notation, self.inner.len())
+        format!(
+            "<Play {:?}: {} steps>",
+            self.notation_text(),
+            self.inner.len()
+        )
     }
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         match other.cast::<PyPlay>() {
@@ -275,7 +311,7 @@ impl PyPlay {
         h.finish()
     }
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let args = (self.steps(py)?, self.notation.clone()).into_bound_py_any(py)?;
+        let args = (self.steps(py)?, self.notation_text().to_string()).into_bound_py_any(py)?;
         PyTuple::new(py, [py.get_type::<PyPlay>().into_any(), args])
     }
 }

@@ -10,7 +10,7 @@ import random
 import pytest
 
 import pachisi
-from conftest import is_placeholder
+from conftest import is_placeholder, require_real
 
 
 def advance_to_decision(game: pachisi.Game, rng: random.Random, limit: int = 10_000) -> bool:
@@ -405,6 +405,27 @@ def test_repr_is_pasteable(real_variant: str) -> None:
     assert text.startswith("Game.from_position(")
     again = eval(text, {"Game": pachisi.Game, "Rules": pachisi.Rules})
     assert again.position == g.position and again.rules == g.rules
+    # At a decision node the notation carries the pending roll: the same plays are due.
+    assert advance_to_decision(g, random.Random(16))
+    again = eval(repr(g), {"Game": pachisi.Game, "Rules": pachisi.Rules})
+    assert again.is_decision_node()
+    assert sorted(map(str, again.legal_plays())) == sorted(map(str, g.legal_plays()))
+    custom = pachisi.Game(pachisi.Rules(real_variant).replace(**first_bool_flip(real_variant)), seed=1)
+    again = eval(repr(custom), {"Game": pachisi.Game, "Rules": pachisi.Rules})
+    assert again.rules == custom.rules and again.position == custom.position
+
+
+def first_bool_flip(variant: str) -> dict:
+    """A valid change of one boolean option of the preset (empty if none is valid)."""
+    r = pachisi.Rules(variant)
+    for key, value in r.options.items():
+        if isinstance(value, bool):
+            try:
+                r.replace(**{key: not value})
+            except pachisi.InvalidRulesError:
+                continue
+            return {key: not value}
+    return {}
 
 
 def test_log_and_last_play(real_variant: str) -> None:
@@ -520,3 +541,17 @@ def test_exceptions_are_catchable_as_base() -> None:
 def test_game_without_seed_is_random() -> None:
     seeds = {pachisi.Game("backgammon").to_json() for _ in range(5)}
     assert len(seeds) > 1
+
+
+def test_invalid_position() -> None:
+    """Positions that parse but cannot occur (Parcheesi notation: `seat:pieces ... turn doubles`)."""
+    require_real("parcheesi")
+    empty = "1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:0 doubles:0"
+    for text in [
+        "0:5,5,5,0 " + empty,  # three pieces on one square (PAR-10: at most a blockade of two)
+        "0:5,0,0,0 1:56,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:0 doubles:0",  # two seats on unsafe square 4
+        "0:0,0,0,0 " + empty.replace("turn:0", "turn:7"),  # no seat 7
+    ]:
+        with pytest.raises(pachisi.InvalidPositionError):
+            pachisi.Game.from_position("parcheesi", text)
+    assert issubclass(pachisi.InvalidPositionError, ValueError)

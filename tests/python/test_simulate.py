@@ -55,14 +55,19 @@ def test_same_seed_same_result_any_threads(real_variant: str) -> None:
 
 
 def test_progress_does_not_change_the_games(real_variant: str, capsys: pytest.CaptureFixture[str]) -> None:
-    a = pachisi.simulate(real_variant, games=2500, seed=9)
-    b = pachisi.simulate(real_variant, games=2500, seed=9, progress=True)
+    a = pachisi.simulate(real_variant, games=1200, seed=9)
+    b = pachisi.simulate(real_variant, games=1200, seed=9, progress=True)
     assert np.array_equal(a.rolls, b.rolls) and np.array_equal(a.winners, b.winners)
     err = capsys.readouterr().err
-    assert "100.0%" in err and "2500/2500" in err
+    assert "100.0%" in err and "1200/1200" in err
+    calls = []
+    d = pachisi.simulate(real_variant, games=1200, seed=9, progress=lambda done, total: calls.append((done, total)))
+    assert np.array_equal(a.rolls, d.rolls)
+    assert calls and calls[-1] == (1200, 1200) and all(t == 1200 for _, t in calls)
+    assert [c for c, _ in calls] == sorted(c for c, _ in calls)
     # A prefix of a longer run is the same games.
-    c = pachisi.simulate(real_variant, games=1000, seed=9)
-    assert np.array_equal(a.rolls[:1000], c.rolls)
+    c = pachisi.simulate(real_variant, games=500, seed=9)
+    assert np.array_equal(a.rolls[:500], c.rolls)
 
 
 def test_options_and_rules_object() -> None:

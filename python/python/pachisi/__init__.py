@@ -26,7 +26,7 @@ import math
 import random as _random
 import sys
 import time
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 
@@ -253,7 +253,7 @@ def simulate(
     seed: int = 0,
     policy: str = "random",
     threads: Optional[int] = None,
-    progress: bool = False,
+    progress: Union[bool, Callable[[int, int], object]] = False,
     **options: Any,
 ) -> SimulationResult:
     """Simulates ``games`` games in Rust with the GIL released, on all cores (or ``threads``).
@@ -261,10 +261,17 @@ def simulate(
     ``rules`` is a preset name or a :class:`Rules`; keyword ``options`` change the rules as in
     ``Rules(name, **options)``. The only policy is ``"random"``: uniform over the distinct legal
     plays. Game ``i`` has its own seed derived from ``seed``, so the result does not depend on
-    the thread count or on ``progress`` (which prints progress to stderr).
+    the thread count or on ``progress``: ``True`` prints progress to stderr, a callable is called
+    as ``progress(done, total)`` between chunks of games. Ctrl-C interrupts between chunks.
     """
     if games < 0:
         raise ValueError("games must be >= 0")
-    callback = _Progress(f"simulate {rules if isinstance(rules, str) else rules.variant}") if progress else None
+    callback: Optional[Callable[[int, int], object]]
+    if callable(progress):
+        callback = progress
+    elif progress:
+        callback = _Progress(f"simulate {rules if isinstance(rules, str) else rules.variant}")
+    else:
+        callback = None
     raw = simulate_raw(rules, games, seed, threads, policy, callback, **options)
     return SimulationResult(raw, games, seed, threads)
