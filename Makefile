@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 # Rust test binaries that embed Python must load this interpreter's libpython (TOOLCHAIN.md #3).
 PY_LIBDIR := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("LIBDIR"))' 2>/dev/null)
 
-.PHONY: all setup run test lint test-rust test-cross bench venv clean
+.PHONY: all setup run test lint test-rust test-cross test-crosscheck bench venv clean
 
 all: test
 
@@ -27,7 +27,7 @@ setup: venv python-dev
 run: setup analysis
 
 ## Every test: Rust (unit, integration, property, doc), C and C++ (valgrind), Python.
-test: lint test-rust test-c test-python test-cross
+test: lint test-rust test-c test-python test-cross test-crosscheck
 	@echo "make test: all suites passed"
 
 lint:
@@ -55,6 +55,11 @@ test-cross: python-dev c-libs
 			pass=$$((pass + 1)); \
 		done; \
 	done; echo "Rust, C and Python replayed the same games"; echo "test-cross: $$pass passed, 0 failed"
+
+## Backgammon legal plays against GNU Backgammon and OpenSpiel, a quick run (the full one is
+## `make crosscheck`: 10,000 positions x 21 rolls).
+test-crosscheck:
+	$(MAKE) crosscheck CROSSCHECK_POSITIONS=2000 CROSSCHECK_OPENSPIEL_GAMES=20
 
 ## Criterion benchmarks (not part of `make test`; numbers go to docs/PERFORMANCE.md).
 bench:

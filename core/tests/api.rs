@@ -351,3 +351,12 @@ mod fuzz {
         }
     }
 }
+
+#[test]
+fn xgid_reader_rejects_non_ascii_text() {
+    assert!(
+        pachisi::backgammon::from_xgid("XGIé=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10")
+            .is_err()
+    );
+    assert!(pachisi::backgammon::from_xgid("é").is_err());
+}

@@ -481,10 +481,9 @@ pub(super) fn xgid_with(s: &BgState, rules_flags: u8, max_cube_log2: u8) -> Stri
 /// ```
 pub fn from_xgid(text: &str) -> Result<BgState> {
     let text = text.trim();
-    let body = if text.len() >= 5 && text[..5].eq_ignore_ascii_case("XGID=") {
-        &text[5..]
-    } else {
-        text
+    let body = match text.get(..5) {
+        Some(p) if p.eq_ignore_ascii_case("XGID=") => &text[5..],
+        _ => text,
     };
     let bad = |msg: String| Err(Error::InvalidNotation(format!("XGID `{text}`: {msg}")));
     let fields: Vec<&str> = body.split(':').collect();
