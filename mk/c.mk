@@ -111,7 +111,7 @@ $(C_BUILD)/asan/%: %.cpp $(C_HEADERS) $(C_STATIC)
 ## Everything C: header check, examples and tests, shared and static, valgrind and ASan.
 test-c: c-tools header-check c-programs
 	@set -e; \
-	args_of() { case "$$1" in *test_scenarios) echo "$(C_SCENARIOS)";; esac; }; \
+	args_of() { case "$$1" in *test_scenarios) echo "$(C_SCENARIOS)";; *simulate) echo 40;; esac; }; \
 	for kind in shared static; do \
 		for name in $(C_NAMES); do \
 			log=$(C_BUILD)/$$kind/$$name.log; \
