@@ -1,83 +1,950 @@
-//! PLACEHOLDER: replaced by the real rule system. Compiles so the rest of the workspace can.
-#![allow(missing_docs, unused_variables)]
+//! Classic Pachisi: six cowrie shells, the cross board, teams, units and castles (preset
+//! `pachisi`; rules CLS-1..CLS-9 and decisions C-A..C-C of `RULES.md`, documented in
+//! `docs/rules/pachisi.md`).
+//!
+//! # Board data
+//! The cross has four arms of 3 columns x 8 rows around the charkoni (the centre). Arm `k`
+//! belongs to colour `k`; arms follow each other counter-clockwise (0, 1, 2, 3). In an arm, row 0
+//! touches the charkoni and row 7 is the outer edge; column 1 is the middle column, column 0 the
+//! outer column along which the counter-clockwise loop runs *outwards*, column 2 the one along
+//! which it runs back *inwards*. Column 2 of arm `k` and column 0 of arm `k + 1` meet at the
+//! inner corner.
+//!
+//! The loop of 68 shared squares is numbered from the end square of arm 0's middle column
+//! (`E0` = loop square 0): arm 0 column 2 rows 7..0 (1..=8), arm 1 column 0 rows 0..7 (9..=16),
+//! `E1` (17), and so on: arm `k`'s end square is loop square `17 k`.
+//!
+//! # Seat-relative positions (the `from`/`to` of a step and the numbers of the notations)
+//! * `0` — in the charkoni, not entered (at the start, or captured): needs a grace to enter;
+//! * `1` — entered, on the charkoni, ready to move out (CLS-5: entering spends the throw);
+//! * `2..=8` — down the own middle column, rows 0..=6;
+//! * `9` — the own end square (row 7 of the middle column, loop square `17 k`);
+//! * `9 + j` — loop square `17 k + j` (mod 68), counter-clockwise, up to `77` = the own end
+//!   square again after a full lap;
+//! * `78..=84` — up the own middle column, rows 6..=0;
+//! * `85` — home (back in the charkoni), reached only by an exact throw (CLS-4).
+//!
+//! So a piece takes 84 steps from the charkoni to the charkoni.
+//!
+//! ```
+//! use pachisi::{Game, Roll, Rules};
+//! let mut game = Game::new(&Rules::preset("pachisi").unwrap(), 1);
+//! game.set_roll(Roll::Cowries(3)).unwrap(); // three shells up: move 3
+//! let plays: Vec<String> = game.legal_plays().iter().map(|p| game.format_play(p)).collect();
+//! assert_eq!(plays, ["pass", "1-4"]);
+//! game.play_notation("1-4").unwrap();
+//! assert_eq!(game.position(), "1:-:4,0,0,0/1,0,0,0/1,0,0,0/1,0,0,0");
+//! ```
 
-use crate::dice::{ChanceOutcome, GameRng, Roll};
-use crate::play::{Play, Step};
+use crate::dice::{ChanceOutcome, GameRng, Roll, cowrie_distribution, throw_cowries};
+use crate::play::{Play, Step, StepKind};
 use crate::system::{BoardKind, Node, Orders, Outcome, PieceView, Place, RuleSystem, SystemRules};
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 
+/// Colours on the board (always four; with two players each controls a team of two, C-B).
+pub const COLOURS: usize = 4;
+/// Pieces per colour.
+pub const PIECES: usize = 4;
+/// Cowrie shells thrown at once (CLS-3).
+pub const SHELLS: u8 = 6;
+/// Position of a piece in the charkoni that has not been entered (or was captured).
+pub const NOT_ENTERED: u8 = 0;
+/// Position of an entered piece still standing on the charkoni.
+pub const CHARKONI_START: u8 = 1;
+/// Position of the own end square (where the middle column meets the loop), first visit.
+pub const END_SQUARE: u8 = 9;
+/// Position of the own end square after a full lap.
+pub const END_SQUARE_AGAIN: u8 = 77;
+/// Position of a piece that is home (back in the charkoni).
+pub const HOME: u8 = 85;
+/// Steps from the charkoni out and back into it.
+pub const PATH_STEPS: u8 = 84;
+/// Squares of the shared loop round the cross.
+pub const LOOP_LEN: u8 = 68;
+/// Loop squares between the end squares of two neighbouring arms.
+pub const ARM_SPACING: u8 = 17;
+/// Rows of an arm.
+pub const ROWS: u8 = 8;
+
+const NOT_ON_LOOP: u8 = u8::MAX;
+
+/// The options of Classic Pachisi (preset [`ClassicRules::classic`]).
+///
+/// ```
+/// use pachisi::classic::ClassicRules;
+/// use pachisi::SystemRules;
+/// let mut r = ClassicRules::classic();
+/// assert_eq!(r.throw_table, vec![25, 10, 2, 3, 4, 5, 6]);
+/// r.shell_probability = 1.0;
+/// assert!(r.build().is_err());
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ClassicRules {
+    /// Players: 4 (one colour each, two teams) or 2 (each plays a whole team, C-B) (CLS-1).
     pub seats: u8,
+    /// Squares moved for 0, 1, ..., 6 shells mouth up (CLS-3): seven values, each 1..=84.
+    pub throw_table: Vec<u8>,
+    /// Probability that one shell lands mouth up, strictly between 0 and 1 (CLS-3).
+    pub shell_probability: f64,
+    /// Throw values that are graces: they enter a piece and give another throw (CLS-5, CLS-6).
+    pub graces: Vec<u8>,
+    /// Which square of each outer column, counted from its outer end (1..=8), is a castle
+    /// (CLS-9; sources say the 4th, some boards show the 5th).
+    pub castle_from_outer_end: u8,
+    /// Each colour's first piece starts entered, on the charkoni (CLS-5).
+    pub first_piece_in_play: bool,
+    /// A grace gives another throw automatically (CLS-6, C-C); off: no extra throw.
+    pub extra_throw_on_grace: bool,
+    /// A colour's pieces on one square may move together as a unit (CLS-7, C-A).
+    pub units: bool,
+    /// Allow a move to a square from which no sequence of throws reaches home exactly (with the
+    /// standard table: the square next to the charkoni, as no throw moves 1). Off by default so a
+    /// piece can never be stranded for ever and every game can end.
+    pub allow_dead_end: bool,
 }
 
 impl ClassicRules {
+    /// The preset `pachisi`: four players, table 25/10/2/3/4/5/6, p = 0.5, graces 6, 10, 25,
+    /// castles on the 4th outer-column square, first piece in play, automatic extra throw, units.
+    ///
+    /// ```
+    /// let r = pachisi::classic::ClassicRules::classic();
+    /// assert_eq!(r.seats, 4);
+    /// assert_eq!(r.graces, vec![6, 10, 25]);
+    /// ```
     pub fn classic() -> Self {
-        Self { seats: 4 }
+        ClassicRules {
+            seats: 4,
+            throw_table: vec![25, 10, 2, 3, 4, 5, 6],
+            shell_probability: 0.5,
+            graces: vec![6, 10, 25],
+            castle_from_outer_end: 4,
+            first_piece_in_play: true,
+            extra_throw_on_grace: true,
+            units: true,
+            allow_dead_end: false,
+        }
     }
+}
+
+impl Default for ClassicRules {
+    fn default() -> Self {
+        ClassicRules::classic()
+    }
+}
+
+fn invalid(msg: impl Into<String>) -> Error {
+    Error::InvalidRules(format!("pachisi: {}", msg.into()))
 }
 
 impl SystemRules for ClassicRules {
     type System = ClassicSystem;
+
     fn build(&self) -> Result<ClassicSystem> {
-        Ok(ClassicSystem)
+        if self.seats != 2 && self.seats != 4 {
+            return Err(invalid(format!(
+                "seats must be 2 or 4 (two teams of opposite colours), got {}",
+                self.seats
+            )));
+        }
+        if self.throw_table.len() != SHELLS as usize + 1 {
+            return Err(invalid(format!(
+                "throw_table needs 7 values (for 0..=6 shells mouth up), got {}",
+                self.throw_table.len()
+            )));
+        }
+        if let Some(v) = self.throw_table.iter().find(|&&v| v == 0 || v > PATH_STEPS) {
+            return Err(invalid(format!(
+                "throw_table values must be 1..={PATH_STEPS} squares, got {v}"
+            )));
+        }
+        let p = self.shell_probability;
+        if !(p.is_finite() && p > 0.0 && p < 1.0) {
+            return Err(invalid(format!(
+                "shell_probability must lie strictly between 0 and 1, got {p}"
+            )));
+        }
+        if self.graces.is_empty() {
+            return Err(invalid(
+                "graces must name at least one throw value (otherwise no piece can enter)",
+            ));
+        }
+        for (i, g) in self.graces.iter().enumerate() {
+            if !self.throw_table.contains(g) {
+                return Err(invalid(format!(
+                    "grace {g} is not a value of the throw table {:?}",
+                    self.throw_table
+                )));
+            }
+            if self.graces[..i].contains(g) {
+                return Err(invalid(format!("grace {g} is listed twice")));
+            }
+        }
+        if !(1..=ROWS).contains(&self.castle_from_outer_end) {
+            return Err(invalid(format!(
+                "castle_from_outer_end must be 1..=8 (a square of the outer column), got {}",
+                self.castle_from_outer_end
+            )));
+        }
+        let mut values = [0u8; 7];
+        values.copy_from_slice(&self.throw_table);
+        // reachable[d]: some sequence of throws covers exactly d squares.
+        let mut reachable = [false; PATH_STEPS as usize + 1];
+        reachable[0] = true;
+        for d in 1..reachable.len() {
+            reachable[d] = values
+                .iter()
+                .any(|&v| (v as usize) <= d && reachable[d - v as usize]);
+        }
+        if !reachable[PATH_STEPS as usize] {
+            return Err(invalid(format!(
+                "with throw_table {:?} no piece can cover the {PATH_STEPS} steps home exactly",
+                self.throw_table
+            )));
+        }
+        let mut dead = [false; HOME as usize + 1];
+        for (t, d) in dead.iter_mut().enumerate().take(HOME as usize) {
+            *d = t > CHARKONI_START as usize && !reachable[HOME as usize - t];
+        }
+        let mut grace = [false; 7];
+        for (g, v) in grace.iter_mut().zip(values) {
+            *g = self.graces.contains(&v);
+        }
+        let dist = cowrie_distribution(SHELLS, p);
+        let mut distribution = [0.0; 7];
+        distribution.copy_from_slice(&dist);
+
+        let mut loop_square = [[NOT_ON_LOOP; HOME as usize + 1]; COLOURS];
+        for (c, row) in loop_square.iter_mut().enumerate() {
+            for pos in END_SQUARE..=END_SQUARE_AGAIN {
+                row[pos as usize] = (c as u8 * ARM_SPACING + (pos - END_SQUARE)) % LOOP_LEN;
+            }
+        }
+        // Castles (CLS-9): each end square (offset 0 from E), and on each outer column the
+        // n-th square from its outer end: on the inward column of arm k that is offset n from
+        // E_k, on the outward column of arm k+1 offset 17 - n (the mirror image).
+        let n = self.castle_from_outer_end as u128;
+        let mut castles = 0u128;
+        for k in 0..4u128 {
+            let e = k * ARM_SPACING as u128;
+            castles |= 1 << e;
+            castles |= 1 << (e + n);
+            castles |= 1 << (e + ARM_SPACING as u128 - n);
+        }
+        Ok(ClassicSystem {
+            rules: self.clone(),
+            values,
+            grace,
+            distribution,
+            board: Box::new(BoardData { loop_square, dead }),
+            castles,
+        })
     }
 }
 
+/// A position of Classic Pachisi: 19 bytes, `Copy`.
+///
+/// Each colour's four positions (seat-relative, see the module docs) are kept in descending
+/// order, so equal positions are equal values.
+///
+/// ```
+/// use pachisi::classic::{ClassicRules, ClassicState};
+/// use pachisi::{RuleSystem, SystemRules};
+/// let sys = ClassicRules::classic().build().unwrap();
+/// let s: ClassicState = sys.parse_position("0:-:1,0,0,30/1,0,0,0/1,0,0,0/1,0,0,0").unwrap();
+/// assert_eq!(s.pieces[0], [30, 1, 0, 0]);
+/// assert!(std::mem::size_of::<ClassicState>() <= 64);
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClassicState {
+    /// `pieces[colour]`: the positions of the colour's four pieces, descending.
+    pub pieces: [[u8; PIECES]; COLOURS],
+    /// The colour to throw or to move.
+    pub turn: u8,
+    /// Shells mouth up of the throw being played (`None` at a chance node).
+    pub throw: Option<u8>,
+}
+
+/// The rule system of Classic Pachisi, built from [`ClassicRules`] (board data tables included).
+///
+/// ```
+/// use pachisi::classic::ClassicRules;
+/// use pachisi::{Node, Orders, Roll, RuleSystem, SystemRules};
+/// let sys = ClassicRules::classic().build().unwrap();
+/// let mut s = sys.initial_state();
+/// assert_eq!(sys.node(&s), Node::Chance);
+/// sys.begin_roll(&mut s, Roll::Cowries(6)); // six up: 6, a grace
+/// let mut plays = Vec::new();
+/// sys.generate(&s, Orders::Distinct, &mut plays);
+/// let text: Vec<String> = plays.iter().map(|p| sys.format_play(&s, p)).collect();
+/// assert_eq!(text, ["pass", "enter", "1-7"]);
+/// ```
 #[derive(Clone, Debug)]
-pub struct ClassicSystem;
+pub struct ClassicSystem {
+    rules: ClassicRules,
+    values: [u8; 7],
+    grace: [bool; 7],
+    distribution: [f64; 7],
+    /// The path tables (boxed: built once, keeps the game value small).
+    board: Box<BoardData>,
+    /// Bit `i`: loop square `i` is a castle.
+    castles: u128,
+}
+
+/// Board data built once by [`ClassicRules::build`].
+#[derive(Clone, Debug)]
+struct BoardData {
+    /// `loop_square[colour][position]`: the shared loop square, or `NOT_ON_LOOP`.
+    loop_square: [[u8; HOME as usize + 1]; COLOURS],
+    /// `dead[position]`: home cannot be reached exactly from there.
+    dead: [bool; HOME as usize + 1],
+}
+
+fn sort_desc(p: &mut [u8; PIECES]) {
+    // Four elements: a fixed sorting network, no allocation.
+    for (i, j) in [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)] {
+        if p[i] < p[j] {
+            p.swap(i, j);
+        }
+    }
+}
+
+const fn team(colour: usize) -> usize {
+    colour % 2
+}
+
+impl ClassicSystem {
+    /// The options this system was built from.
+    pub fn rules(&self) -> &ClassicRules {
+        &self.rules
+    }
+
+    /// The squares moved by a throw of `up` shells mouth up.
+    ///
+    /// ```
+    /// use pachisi::SystemRules;
+    /// let sys = pachisi::classic::ClassicRules::classic().build().unwrap();
+    /// assert_eq!(sys.throw_value(0), 25);
+    /// assert_eq!(sys.throw_value(1), 10);
+    /// assert_eq!(sys.throw_value(4), 4);
+    /// ```
+    pub fn throw_value(&self, up: u8) -> u8 {
+        self.values[up.min(SHELLS) as usize]
+    }
+
+    /// Whether a throw of `up` shells mouth up is a grace.
+    ///
+    /// ```
+    /// use pachisi::SystemRules;
+    /// let sys = pachisi::classic::ClassicRules::classic().build().unwrap();
+    /// assert!(sys.is_grace(0) && sys.is_grace(1) && sys.is_grace(6));
+    /// assert!(!sys.is_grace(3));
+    /// ```
+    pub fn is_grace(&self, up: u8) -> bool {
+        self.grace[up.min(SHELLS) as usize]
+    }
+
+    /// The shared loop square (0..68, 0 = the end square of arm 0) of a colour's position, if
+    /// the position is on the loop.
+    ///
+    /// ```
+    /// use pachisi::SystemRules;
+    /// let sys = pachisi::classic::ClassicRules::classic().build().unwrap();
+    /// assert_eq!(sys.loop_square(1, 9), Some(17));
+    /// assert_eq!(sys.loop_square(3, 30), Some((51 + 21) % 68));
+    /// assert_eq!(sys.loop_square(0, 5), None);
+    /// ```
+    pub fn loop_square(&self, colour: u8, pos: u8) -> Option<u8> {
+        let sq = *self
+            .board
+            .loop_square
+            .get(colour as usize)?
+            .get(pos as usize)?;
+        (sq != NOT_ON_LOOP).then_some(sq)
+    }
+
+    /// Whether loop square `square` is a castle (CLS-9).
+    ///
+    /// ```
+    /// use pachisi::SystemRules;
+    /// let sys = pachisi::classic::ClassicRules::classic().build().unwrap();
+    /// let castles: Vec<u8> = (0..68).filter(|&q| sys.is_castle(q)).collect();
+    /// assert_eq!(castles.len(), 12);
+    /// assert_eq!(&castles[..3], &[0, 4, 13]);
+    /// ```
+    pub fn is_castle(&self, square: u8) -> bool {
+        square < LOOP_LEN && self.castles & (1u128 << square) != 0
+    }
+
+    /// Whether `pos` is a square from which no sequence of throws reaches home exactly.
+    ///
+    /// ```
+    /// use pachisi::SystemRules;
+    /// let sys = pachisi::classic::ClassicRules::classic().build().unwrap();
+    /// assert!(sys.is_dead_end(84)); // no throw moves 1
+    /// assert!(!sys.is_dead_end(83));
+    /// ```
+    pub fn is_dead_end(&self, pos: u8) -> bool {
+        self.board.dead.get(pos as usize).copied().unwrap_or(false)
+    }
+
+    fn colour_done(s: &ClassicState, c: usize) -> bool {
+        s.pieces[c].iter().all(|&p| p == HOME)
+    }
+
+    fn winning_team(s: &ClassicState) -> Option<usize> {
+        (0..2).find(|&t| Self::colour_done(s, t) && Self::colour_done(s, t + 2))
+    }
+
+    /// Opposing pieces on the square `t` of colour `c`'s path, and whether it is a castle.
+    fn opposition(&self, s: &ClassicState, c: usize, t: u8) -> (u8, bool) {
+        let sq = self.board.loop_square[c][t as usize];
+        if sq == NOT_ON_LOOP {
+            return (0, false);
+        }
+        let mut n = 0;
+        for o in (0..COLOURS).filter(|&o| team(o) != team(c)) {
+            for &q in &s.pieces[o] {
+                if self.board.loop_square[o][q as usize] == sq {
+                    n += 1;
+                }
+            }
+        }
+        (n, self.is_castle(sq))
+    }
+
+    fn next_colour(s: &ClassicState, from: usize) -> u8 {
+        for i in 1..=COLOURS {
+            let c = (from + i) % COLOURS;
+            if !Self::colour_done(s, c) {
+                return c as u8;
+            }
+        }
+        from as u8
+    }
+
+    fn player_of(&self, colour: u8) -> u8 {
+        if self.rules.seats == 2 {
+            colour % 2
+        } else {
+            colour
+        }
+    }
+
+    fn place_of(&self, colour: u8, pos: u8) -> Place {
+        let arm = colour % COLOURS as u8;
+        match pos {
+            2..=8 => Place::Cross {
+                arm,
+                column: 1,
+                row: pos - 2,
+            },
+            78..=84 => Place::Cross {
+                arm,
+                column: 1,
+                row: 84 - pos,
+            },
+            END_SQUARE..=END_SQUARE_AGAIN => {
+                let sq = self.board.loop_square[arm as usize][pos as usize];
+                let k = sq / ARM_SPACING;
+                let off = sq % ARM_SPACING;
+                match off {
+                    0 => Place::Cross {
+                        arm: k,
+                        column: 1,
+                        row: ROWS - 1,
+                    },
+                    1..=8 => Place::Cross {
+                        arm: k,
+                        column: 2,
+                        row: 8 - off,
+                    },
+                    _ => Place::Cross {
+                        arm: (k + 1) % 4,
+                        column: 0,
+                        row: off - 9,
+                    },
+                }
+            }
+            _ => Place::Charkoni,
+        }
+    }
+}
 
 impl RuleSystem for ClassicSystem {
-    type State = u8;
+    type State = ClassicState;
+
     fn seats(&self) -> u8 {
-        2
+        self.rules.seats
     }
-    fn initial_state(&self) -> u8 {
-        0
+
+    fn initial_state(&self) -> ClassicState {
+        let first = if self.rules.first_piece_in_play {
+            CHARKONI_START
+        } else {
+            NOT_ENTERED
+        };
+        ClassicState {
+            pieces: [[first, 0, 0, 0]; COLOURS],
+            turn: 0,
+            throw: None,
+        }
     }
-    fn validate_state(&self, s: &u8) -> Result<()> {
+
+    fn validate_state(&self, s: &ClassicState) -> Result<()> {
+        let bad = |m: String| Err(Error::InvalidPosition(m));
+        if s.turn as usize >= COLOURS {
+            return bad(format!("turn must be a colour 0..=3, got {}", s.turn));
+        }
+        if let Some(t) = s.throw.filter(|&t| t > SHELLS) {
+            return bad(format!("a throw is 0..=6 shells mouth up, got {t}"));
+        }
+        for (c, ps) in s.pieces.iter().enumerate() {
+            for &p in ps {
+                if p > HOME {
+                    return bad(format!(
+                        "colour {c}: position {p} is off the path (0..={HOME})"
+                    ));
+                }
+                if !self.rules.allow_dead_end && self.board.dead[p as usize] {
+                    return bad(format!(
+                        "colour {c}: a piece on {p} could never reach home exactly"
+                    ));
+                }
+            }
+            if ps.windows(2).any(|w| w[0] < w[1]) {
+                return bad(format!(
+                    "colour {c}: positions must be listed in descending order, got {ps:?}"
+                ));
+            }
+        }
+        // CLS-8: opposing teams never share a square.
+        for c in 0..COLOURS {
+            for &p in &s.pieces[c] {
+                let sq = self.board.loop_square[c][p as usize];
+                if sq == NOT_ON_LOOP {
+                    continue;
+                }
+                for o in (0..COLOURS).filter(|&o| team(o) != team(c)) {
+                    if s.pieces[o]
+                        .iter()
+                        .any(|&q| self.board.loop_square[o][q as usize] == sq)
+                    {
+                        return bad(format!(
+                            "colours {c} and {o} (opposing teams) share loop square {sq}"
+                        ));
+                    }
+                }
+            }
+        }
+        let done: Vec<bool> = (0..2)
+            .map(|t| Self::colour_done(s, t) && Self::colour_done(s, t + 2))
+            .collect();
+        if done[0] && done[1] {
+            return bad("both teams cannot have every piece home".into());
+        }
+        if done[0] || done[1] {
+            if s.throw.is_some() {
+                return bad("the game is over: no throw can be pending".into());
+            }
+        } else if Self::colour_done(s, s.turn as usize) {
+            return bad(format!(
+                "colour {} has every piece home and no longer takes turns",
+                s.turn
+            ));
+        }
         Ok(())
     }
-    fn node(&self, s: &u8) -> Node {
-        Node::Over
+
+    fn node(&self, s: &ClassicState) -> Node {
+        if Self::winning_team(s).is_some() {
+            Node::Over
+        } else if s.throw.is_some() {
+            Node::Decision
+        } else {
+            Node::Chance
+        }
     }
-    fn to_move(&self, s: &u8) -> u8 {
-        0
+
+    fn to_move(&self, s: &ClassicState) -> u8 {
+        self.player_of(s.turn)
     }
-    fn chance_outcomes(&self, s: &u8) -> Vec<ChanceOutcome> {
-        Vec::new()
+
+    fn chance_outcomes(&self, s: &ClassicState) -> Vec<ChanceOutcome> {
+        if self.node(s) != Node::Chance {
+            return Vec::new();
+        }
+        (0..=SHELLS)
+            .map(|up| ChanceOutcome {
+                roll: Roll::Cowries(up),
+                probability: self.distribution[up as usize],
+            })
+            .collect()
     }
-    fn sample_roll(&self, s: &u8, rng: &mut GameRng) -> Roll {
-        Roll::Cowries(0)
+
+    fn sample_roll(&self, _s: &ClassicState, rng: &mut GameRng) -> Roll {
+        Roll::Cowries(throw_cowries(rng, SHELLS, self.rules.shell_probability))
     }
-    fn check_roll(&self, s: &u8, roll: Roll) -> Result<()> {
-        Err(Error::InvalidRoll("placeholder".into()))
+
+    fn check_roll(&self, _s: &ClassicState, roll: Roll) -> Result<()> {
+        match roll {
+            Roll::Cowries(up) if up <= SHELLS => Ok(()),
+            Roll::Cowries(up) => Err(Error::InvalidRoll(format!(
+                "six cowries: 0..=6 shells mouth up, got {up}"
+            ))),
+            Roll::Dice(d) => Err(Error::InvalidRoll(format!(
+                "classic pachisi throws six cowries, not dice (got {d:?})"
+            ))),
+        }
     }
-    fn begin_roll(&self, s: &mut u8, roll: Roll) {}
-    fn generate(&self, s: &u8, orders: Orders, out: &mut Vec<Play>) {}
-    fn apply_step(&self, s: &mut u8, step: &Step) {}
-    fn end_play(&self, s: &mut u8, play: &Play) {}
-    fn outcome(&self, s: &u8) -> Option<Outcome> {
-        None
+
+    fn begin_roll(&self, s: &mut ClassicState, roll: Roll) {
+        if let Roll::Cowries(up) = roll {
+            s.throw = Some(up.min(SHELLS));
+        }
     }
-    fn format_position(&self, s: &u8) -> String {
-        String::new()
+
+    fn generate(&self, s: &ClassicState, _orders: Orders, out: &mut Vec<Play>) {
+        // One throw is one step (or a pass), and every (position, unit size) gives a different
+        // result, so the distinct plays and all plays coincide.
+        let Some(up) = s.throw else { return };
+        if self.node(s) != Node::Decision {
+            return;
+        }
+        let c = s.turn as usize;
+        let v = self.values[up as usize];
+        let ps = &s.pieces[c];
+        // C-C: passing is always a choice.
+        out.push(Play::new());
+        let waiting = ps.iter().position(|&p| p == NOT_ENTERED);
+        if let Some(i) = waiting.filter(|_| self.grace[up as usize]) {
+            let mut play = Play::new();
+            play.push(Step {
+                seat: c as u8,
+                piece: i as u8,
+                from: NOT_ENTERED,
+                to: CHARKONI_START,
+                value: v,
+                count: 1,
+                captured: 0,
+                kind: StepKind::Enter,
+            });
+            out.push(play);
+        }
+        let mut i = 0;
+        while i < PIECES {
+            let p = ps[i];
+            let mut n = 1;
+            while i + n < PIECES && ps[i + n] == p {
+                n += 1;
+            }
+            let t = p + v;
+            if (CHARKONI_START..HOME).contains(&p)
+                && t <= HOME
+                && (self.rules.allow_dead_end || !self.board.dead[t as usize])
+            {
+                // C-A: pieces on the charkoni never leave as a unit.
+                let max_unit = if p == CHARKONI_START || !self.rules.units {
+                    1
+                } else {
+                    n
+                };
+                let (opposing, castle) = self.opposition(s, c, t);
+                for k in 1..=max_unit {
+                    // CLS-8 (capture needs at least as many), CLS-9 (no landing on a castle
+                    // held by the other team).
+                    if opposing > 0 && (castle || (k as u8) < opposing) {
+                        continue;
+                    }
+                    let mut play = Play::new();
+                    play.push(Step {
+                        seat: c as u8,
+                        piece: i as u8,
+                        from: p,
+                        to: t,
+                        value: v,
+                        count: k as u8,
+                        captured: opposing,
+                        kind: StepKind::Move,
+                    });
+                    out.push(play);
+                }
+            }
+            i += n;
+        }
     }
-    fn parse_position(&self, text: &str) -> Result<u8> {
-        Err(Error::InvalidNotation("placeholder".into()))
+
+    fn apply_step(&self, s: &mut ClassicState, step: &Step) {
+        let c = step.seat as usize % COLOURS;
+        match step.kind {
+            StepKind::Enter => {
+                if let Some(p) = s.pieces[c].iter_mut().find(|p| **p == NOT_ENTERED) {
+                    *p = CHARKONI_START;
+                }
+            }
+            _ => {
+                let mut moved = 0;
+                for p in s.pieces[c].iter_mut() {
+                    if *p == step.from && moved < step.count {
+                        *p = step.to;
+                        moved += 1;
+                    }
+                }
+                let sq = self
+                    .board
+                    .loop_square
+                    .get(c)
+                    .and_then(|r| r.get(step.to as usize))
+                    .copied()
+                    .unwrap_or(NOT_ON_LOOP);
+                if sq != NOT_ON_LOOP {
+                    // CLS-8: captured pieces go back into the charkoni, not entered.
+                    for o in (0..COLOURS).filter(|&o| team(o) != team(c)) {
+                        let mut hit = false;
+                        for q in s.pieces[o].iter_mut() {
+                            if self.board.loop_square[o][*q as usize] == sq {
+                                *q = NOT_ENTERED;
+                                hit = true;
+                            }
+                        }
+                        if hit {
+                            sort_desc(&mut s.pieces[o]);
+                        }
+                    }
+                }
+            }
+        }
+        sort_desc(&mut s.pieces[c]);
     }
-    fn format_play(&self, s: &u8, play: &Play) -> String {
-        String::new()
+
+    fn end_play(&self, s: &mut ClassicState, _play: &Play) {
+        let Some(up) = s.throw.take() else { return };
+        if Self::winning_team(s).is_some() {
+            return;
+        }
+        let c = s.turn as usize;
+        // CLS-6 / C-C: a grace gives the same colour another throw, whatever it did with it.
+        let again =
+            self.rules.extra_throw_on_grace && self.grace[up as usize] && !Self::colour_done(s, c);
+        if !again {
+            s.turn = Self::next_colour(s, c);
+        }
     }
+
+    fn outcome(&self, s: &ClassicState) -> Option<Outcome> {
+        let t = Self::winning_team(s)?;
+        let winners = if self.rules.seats == 2 {
+            1 << t
+        } else {
+            (1 << t) | (1 << (t + 2))
+        };
+        Some(Outcome { winners, points: 1 })
+    }
+
+    /// `<turn>:<throw>:<colour 0>/<colour 1>/<colour 2>/<colour 3>`: the colour to move, the
+    /// shells mouth up of the pending throw (`-` at a chance node), and each colour's four
+    /// seat-relative positions, comma separated, descending.
+    fn format_position(&self, s: &ClassicState) -> String {
+        let throw = s.throw.map_or("-".to_string(), |t| t.to_string());
+        let colours: Vec<String> = s
+            .pieces
+            .iter()
+            .map(|ps| {
+                ps.iter()
+                    .map(|p| p.to_string())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            })
+            .collect();
+        format!("{}:{}:{}", s.turn, throw, colours.join("/"))
+    }
+
+    fn parse_position(&self, text: &str) -> Result<ClassicState> {
+        let nota = |m: String| Error::InvalidNotation(format!("pachisi position `{text}`: {m}"));
+        let compact: String = text.split_whitespace().collect();
+        let parts: Vec<&str> = compact.split(':').collect();
+        if parts.len() != 3 {
+            return Err(nota(
+                "expected `<turn>:<throw or ->:<c0>/<c1>/<c2>/<c3>`".into(),
+            ));
+        }
+        let turn: u8 = parts[0]
+            .parse()
+            .map_err(|_| nota(format!("turn `{}` is not a colour 0..=3", parts[0])))?;
+        let throw =
+            match parts[1] {
+                "-" => None,
+                t => Some(t.parse::<u8>().map_err(|_| {
+                    nota(format!("throw `{t}` is not `-` or 0..=6 shells mouth up"))
+                })?),
+            };
+        let colours: Vec<&str> = parts[2].split('/').collect();
+        if colours.len() != COLOURS {
+            return Err(nota(format!(
+                "expected 4 colours separated by `/`, got {}",
+                colours.len()
+            )));
+        }
+        let mut pieces = [[0u8; PIECES]; COLOURS];
+        for (c, field) in colours.iter().enumerate() {
+            let nums: Vec<&str> = field.split(',').collect();
+            if nums.len() != PIECES {
+                return Err(nota(format!(
+                    "colour {c}: expected 4 positions, got {}",
+                    nums.len()
+                )));
+            }
+            for (slot, n) in pieces[c].iter_mut().zip(&nums) {
+                *slot = n
+                    .parse()
+                    .map_err(|_| nota(format!("colour {c}: `{n}` is not a position 0..={HOME}")))?;
+            }
+            sort_desc(&mut pieces[c]);
+        }
+        let s = ClassicState {
+            pieces,
+            turn,
+            throw,
+        };
+        self.validate_state(&s)?;
+        Ok(s)
+    }
+
+    /// `pass`, `enter`, `<from>-<to>` for one piece, `<k>x<from>-<to>` for a unit of `k` pieces,
+    /// with `*` appended when the move captures (positions seat-relative, 85 = home).
+    fn format_play(&self, _s: &ClassicState, play: &Play) -> String {
+        let Some(step) = play.steps().first() else {
+            return "pass".into();
+        };
+        if step.kind == StepKind::Enter {
+            return "enter".into();
+        }
+        let unit = if step.count > 1 {
+            format!("{}x", step.count)
+        } else {
+            String::new()
+        };
+        let capture = if step.captured > 0 { "*" } else { "" };
+        format!("{unit}{}-{}{capture}", step.from, step.to)
+    }
+
+    fn parse_play(&self, s: &ClassicState, text: &str) -> Result<Play> {
+        let t: String = text.split_whitespace().collect::<String>().to_lowercase();
+        let nota = |m: &str| Error::InvalidNotation(format!("pachisi play `{text}`: {m}"));
+        let mut plays = Vec::new();
+        self.generate(s, Orders::All, &mut plays);
+        let find = |pred: &dyn Fn(&Play) -> bool, what: &str| {
+            plays
+                .iter()
+                .find(|p| pred(p))
+                .copied()
+                .ok_or_else(|| Error::IllegalMove(format!("`{what}` is not a legal play here")))
+        };
+        match t.as_str() {
+            "pass" => return find(&|p| p.is_pass(), "pass"),
+            "enter" => {
+                return find(
+                    &|p| p.steps().first().is_some_and(|s| s.kind == StepKind::Enter),
+                    "enter",
+                );
+            }
+            _ => {}
+        }
+        let (body, star) = match t.strip_suffix('*') {
+            Some(b) => (b, true),
+            None => (t.as_str(), false),
+        };
+        let (count, body) = match body.split_once('x') {
+            Some((k, rest)) => (
+                k.parse::<u8>()
+                    .ok()
+                    .filter(|&k| k >= 1)
+                    .ok_or_else(|| nota("unit size before `x` must be a number >= 1"))?,
+                rest,
+            ),
+            None => (1, body),
+        };
+        let (from, to) = body
+            .split_once('-')
+            .ok_or_else(|| nota("expected `pass`, `enter` or `[<k>x]<from>-<to>[*]`"))?;
+        let from: u8 = from
+            .parse()
+            .map_err(|_| nota("`from` is not a position number"))?;
+        let to: u8 = to
+            .parse()
+            .map_err(|_| nota("`to` is not a position number"))?;
+        let play = find(
+            &|p| {
+                p.steps().first().is_some_and(|s| {
+                    s.kind == StepKind::Move && s.from == from && s.to == to && s.count == count
+                })
+            },
+            text.trim(),
+        )?;
+        if star != (play.captures() > 0) {
+            return Err(Error::IllegalMove(format!(
+                "`{}`: the move {} capture",
+                text.trim(),
+                if star { "does not" } else { "would" }
+            )));
+        }
+        Ok(play)
+    }
+
     fn board(&self) -> BoardKind {
-        BoardKind::Race
+        BoardKind::Cross
     }
-    fn pieces(&self, s: &u8) -> Vec<PieceView> {
-        Vec::new()
+
+    fn pieces(&self, s: &ClassicState) -> Vec<PieceView> {
+        let mut out = Vec::new();
+        for (c, ps) in s.pieces.iter().enumerate() {
+            let mut i = 0;
+            while i < PIECES {
+                let mut n = 1;
+                while i + n < PIECES && ps[i + n] == ps[i] {
+                    n += 1;
+                }
+                out.push(PieceView {
+                    seat: c as u8,
+                    piece: if n == 1 { i as u8 } else { crate::NO_PIECE },
+                    place: self.place_of(c as u8, ps[i]),
+                    count: n as u8,
+                });
+                i += n;
+            }
+        }
+        out
     }
+
     fn place(&self, seat: u8, pos: u8) -> Place {
-        Place::Bar
+        self.place_of(seat, pos)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn state_is_small() {
+        assert!(std::mem::size_of::<ClassicState>() <= 64);
+    }
+
+    #[test]
+    fn every_board_square_is_on_exactly_one_path_kind() {
+        let sys = ClassicRules::classic().build().unwrap();
+        let mut seen = std::collections::HashSet::new();
+        for c in 0..4u8 {
+            for pos in 2..HOME {
+                if pos != END_SQUARE_AGAIN {
+                    seen.insert(sys.place(c, pos));
+                }
+            }
+        }
+        // 96 squares: 68 loop squares + 4 x 7 private middle squares.
+        assert_eq!(seen.len(), 96);
     }
 }

@@ -160,3 +160,48 @@ pub fn cowrie_distribution(shells: u8, p_up: f64) -> Vec<f64> {
         })
         .collect()
 }
+
+/// Serde for the generator as two hex strings (`{"state": "…", "increment": "…"}`): its 128-bit
+/// words do not fit JSON numbers that C, Python and `serde_json::Value` read without loss.
+pub mod rng_serde {
+    use super::GameRng;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    #[derive(Serialize, Deserialize)]
+    struct Words {
+        state: u128,
+        increment: u128,
+    }
+
+    #[derive(Serialize, Deserialize)]
+    struct HexWords {
+        state: String,
+        increment: String,
+    }
+
+    /// Writes the generator.
+    pub fn serialize<S: Serializer>(rng: &GameRng, s: S) -> Result<S::Ok, S::Error> {
+        let text = serde_json::to_string(rng).map_err(serde::ser::Error::custom)?;
+        let w: Words = serde_json::from_str(&text).map_err(serde::ser::Error::custom)?;
+        HexWords {
+            state: format!("{:032x}", w.state),
+            increment: format!("{:032x}", w.increment),
+        }
+        .serialize(s)
+    }
+
+    /// Reads the generator.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<GameRng, D::Error> {
+        let h = HexWords::deserialize(d)?;
+        let parse = |x: &str| u128::from_str_radix(x, 16).map_err(serde::de::Error::custom);
+        let w = Words {
+            state: parse(&h.state)?,
+            increment: parse(&h.increment)?,
+        };
+        if w.increment % 2 == 0 {
+            return Err(serde::de::Error::custom("generator increment must be odd"));
+        }
+        let text = serde_json::to_string(&w).map_err(serde::de::Error::custom)?;
+        serde_json::from_str(&text).map_err(serde::de::Error::custom)
+    }
+}

@@ -39,6 +39,7 @@ pub enum Event {
 struct Snapshot<S> {
     state: S,
     taken: Play,
+    #[serde(with = "crate::dice::rng_serde")]
     rng: GameRng,
     log_len: usize,
 }
@@ -66,6 +67,7 @@ struct GameJson<S> {
     rules: Rules,
     state: S,
     taken: Play,
+    #[serde(with = "crate::dice::rng_serde")]
     rng: GameRng,
     history: Vec<Snapshot<S>>,
     log: Vec<Event>,

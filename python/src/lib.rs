@@ -1,1 +1,36 @@
-//! Python bindings (work in progress).
+//! Python bindings of the pachisi rules engine: the `pachisi._native` extension module.
+//!
+//! The public Python API is the `pachisi` package (`python/python/pachisi/__init__.py`), which
+//! re-exports these classes and adds pure-Python conveniences (the simulation result table).
+//! Every engine call goes through [`errors::guard`], so an engine error becomes its exception
+//! class and no panic crosses into Python.
+
+mod convert;
+mod errors;
+mod game;
+mod moves;
+mod rules;
+mod simulate;
+pub mod svg;
+
+use pyo3::prelude::*;
+
+/// The names of all presets.
+#[pyfunction]
+fn variants() -> Vec<&'static str> {
+    pachisi::variants().to_vec()
+}
+
+/// The extension module.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", pachisi::VERSION)?;
+    errors::register(m)?;
+    m.add_class::<rules::PyRules>()?;
+    m.add_class::<moves::PyStep>()?;
+    m.add_class::<moves::PyPlay>()?;
+    m.add_class::<game::PyGame>()?;
+    m.add_function(wrap_pyfunction!(variants, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate::simulate_raw, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,166 @@
+"""Python benchmark: random backgammon games through the Python API, vs OpenSpiel's pyspiel, and
+``pachisi.simulate`` vs the plain Rust simulator and its scaling over 1 and 2 threads.
+
+``python benchmarks/python_bench.py [--seconds S] [--json out/python_bench.json]``
+
+1. *Python loop*: the same loop in both libraries: at a chance node sample the roll, at a decision
+   node pick a uniformly random legal move, until the game ends. pachisi's unit of choice is a
+   whole play (all dice of the roll); OpenSpiel's backgammon action is also a whole move of both
+   dice (doubles are two actions), so games/s is the comparison; actions/s is given too.
+   OpenSpiel is optional (``pip install open_spiel``); without it that line is skipped.
+2. *simulate*: games/s of ``pachisi.simulate`` on 1 and 2 threads, and of the Rust example
+   ``cargo run --release -p pachisi --example simulate`` on 1 thread (built if cargo is there),
+   so the cost of the binding (array conversion, GIL) shows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, Dict, Optional
+
+import pachisi
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def bench_pachisi_loop(seconds: float, seed: int = 1) -> Dict[str, Any]:
+    rng = random.Random(seed)
+    games = actions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds or games == 0:
+        game = pachisi.Game("backgammon", seed=seed + games)
+        while not game.is_over:
+            if game.is_chance_node():
+                game.roll()
+            else:
+                plays = game.legal_plays()
+                game.play(plays[rng.randrange(len(plays))])
+                actions += 1
+        games += 1
+    elapsed = time.perf_counter() - start
+    return {"games": games, "seconds": elapsed, "games_per_s": games / elapsed,
+            "decisions_per_s": actions / elapsed}
+
+
+def bench_pyspiel_loop(seconds: float, seed: int = 1) -> Optional[Dict[str, Any]]:
+    try:
+        import pyspiel  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    rng = random.Random(seed)
+    game = pyspiel.load_game("backgammon")
+    games = actions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds or games == 0:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                r = rng.random()
+                acc = 0.0
+                chosen = outcomes[-1][0]
+                for action, p in outcomes:
+                    acc += p
+                    if r < acc:
+                        chosen = action
+                        break
+                state.apply_action(chosen)
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+                actions += 1
+        games += 1
+    elapsed = time.perf_counter() - start
+    return {"games": games, "seconds": elapsed, "games_per_s": games / elapsed,
+            "decisions_per_s": actions / elapsed}
+
+
+def bench_simulate(games: int, threads: int) -> Dict[str, Any]:
+    pachisi.simulate("backgammon", games=min(games, 2000), seed=99, threads=threads)  # warm up
+    start = time.perf_counter()
+    res = pachisi.simulate("backgammon", games=games, seed=1, threads=threads)
+    elapsed = time.perf_counter() - start
+    return {"threads": threads, "games": games, "seconds": elapsed, "games_per_s": games / elapsed,
+            "rust_seconds": res.seconds}
+
+
+def bench_rust_example(games: int, threads: int) -> Optional[Dict[str, Any]]:
+    exe = ROOT / "target" / "release" / "examples" / "simulate"
+    cargo = shutil.which("cargo")
+    if cargo is not None:
+        build = subprocess.run(
+            [cargo, "build", "--release", "-q", "-p", "pachisi", "--example", "simulate"],
+            cwd=ROOT, capture_output=True, text=True,
+        )
+        if build.returncode != 0:
+            print(build.stderr, file=sys.stderr)
+    if not exe.exists():
+        return None
+    proc = subprocess.run([str(exe), "backgammon", str(games), "1", str(threads)],
+                          capture_output=True, text=True, check=False)
+    m = re.search(r"([\d.]+) games/s", proc.stdout)
+    if proc.returncode != 0 or m is None:
+        print(proc.stdout + proc.stderr, file=sys.stderr)
+        return None
+    return {"threads": threads, "games": games, "games_per_s": float(m.group(1))}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=10.0, help="time per Python loop")
+    parser.add_argument("--games", type=int, default=40_000, help="games per simulate run")
+    parser.add_argument("--json", default="out/python_bench.json")
+    args = parser.parse_args()
+
+    report: Dict[str, Any] = {
+        "pachisi_version": pachisi.__version__,
+        "python": sys.version.split()[0],
+        "cpus": os.cpu_count(),
+    }
+    print(f"pachisi {pachisi.__version__}, Python {report['python']}, {report['cpus']} CPUs\n")
+
+    print("1. Python loop, random backgammon games (uniform over legal moves)")
+    ours = bench_pachisi_loop(args.seconds)
+    report["python_loop_pachisi"] = ours
+    print(f"   pachisi : {ours['games_per_s']:8.1f} games/s  {ours['decisions_per_s']:9.0f} decisions/s")
+    theirs = bench_pyspiel_loop(args.seconds)
+    report["python_loop_pyspiel"] = theirs
+    if theirs is None:
+        print("   pyspiel : skipped (open_spiel is not installed: pip install open_spiel)")
+    else:
+        print(f"   pyspiel : {theirs['games_per_s']:8.1f} games/s  {theirs['decisions_per_s']:9.0f} decisions/s")
+        print(f"   ratio   : pachisi is {ours['games_per_s'] / theirs['games_per_s']:.2f}x pyspiel in games/s")
+
+    print("\n2. simulate (Rust, GIL released), backgammon")
+    runs = [bench_simulate(args.games, t) for t in (1, 2)]
+    report["simulate"] = runs
+    for r in runs:
+        print(f"   pachisi.simulate, {r['threads']} thread(s): {r['games_per_s']:9.0f} games/s")
+    print(f"   scaling 1 -> 2 threads: {runs[1]['games_per_s'] / runs[0]['games_per_s']:.2f}x")
+    rust = bench_rust_example(args.games, 1)
+    report["rust_example"] = rust
+    if rust is None:
+        print("   plain Rust example: skipped (cargo or the example binary is not available)")
+    else:
+        print(f"   plain Rust (examples/rust/simulate.rs), 1 thread: {rust['games_per_s']:9.0f} games/s"
+              f"  (binding overhead {100 * (1 - runs[0]['games_per_s'] / rust['games_per_s']):+.1f}%)")
+    print(f"   simulate vs the Python loop: {runs[0]['games_per_s'] / ours['games_per_s']:.0f}x (1 thread)")
+
+    out = Path(args.json)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=2), encoding="utf-8")
+    print(f"\nwrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,582 @@
+//! Whole-play enumeration (P-B, P-C, P-D, P-E, PAR-4, PAR-6, PAR-11, O-F).
+//!
+//! A depth-first search walks every sequence of steps: each remaining die value (or a pair summing
+//! to five, for entering) by each piece, each route at the branch square, then the pending
+//! bonuses. A node where nothing can follow is a complete play; a node whose every continuation
+//! breaks P-D is complete too (the values it could not use are forfeited). Complete plays are
+//! then maximised: most values, most pips, most bonuses, most bonus pips, and (with a blockade
+//! turn limit) opening an expired blockade. For [`Orders::Distinct`] the search is memoised on
+//! the (canonical) state, so every resulting position is reached once.
+
+use super::{
+    BRANCH, BonusOrder, ENTRY, HOME, LAP, LAP_BRANCH, NEST, NO_SLOT, Occ, PIECES, Phase, RaceState,
+    RaceSystem,
+};
+use crate::board;
+use crate::play::{Play, Step, StepKind};
+use crate::system::Orders;
+use std::cell::RefCell;
+
+/// FxHash's mixing step.
+#[inline]
+fn mix(h: u64, v: u64) -> u64 {
+    (h.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95)
+}
+
+#[inline]
+fn pack(a: [u8; 4], b: [u8; 4]) -> u64 {
+    u32::from_le_bytes(a) as u64 | (u32::from_le_bytes(b) as u64) << 32
+}
+
+/// A hash of every field of a state.
+#[inline]
+pub(super) fn hash_state(s: &RaceState) -> u64 {
+    let p = &s.pieces;
+    let a = &s.ages;
+    let mut h = mix(0, pack(p[0], p[1]));
+    h = mix(h, pack(p[2], p[3]));
+    h = mix(h, pack(a[0], a[1]));
+    h = mix(h, pack(a[2], a[3]));
+    h = mix(h, pack(s.groups, s.left));
+    h = mix(
+        h,
+        pack(
+            [s.dice[0], s.dice[1], s.turn, s.doubles],
+            [
+                s.pending_capture,
+                s.pending_home,
+                s.bonuses_played,
+                s.phase as u8,
+            ],
+        ),
+    );
+    h = mix(h, s.bonus_pips as u64);
+    h = (h ^ (h >> 32)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    h ^ (h >> 29)
+}
+
+/// An open-addressing set of state hashes with a flag, cleared in O(1) by a generation stamp.
+///
+/// Only the 64-bit hash of a state is kept (16-byte entries stay in cache); two distinct states
+/// of one roll sharing a hash is a 2^-64 event per pair.
+struct Memo {
+    /// (hash, stamp << 1 | flag)
+    entries: Vec<(u64, u32)>,
+    stamp: u32,
+    len: usize,
+}
+
+impl Memo {
+    fn new(capacity: usize) -> Memo {
+        Memo {
+            entries: vec![(0, 0); capacity],
+            stamp: 1,
+            len: 0,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.stamp += 1;
+        if self.stamp >= 1 << 30 {
+            self.entries.fill((0, 0));
+            self.stamp = 1;
+        }
+        self.len = 0;
+    }
+
+    #[inline]
+    fn get(&self, hash: u64) -> Option<bool> {
+        let mask = self.entries.len() - 1;
+        let mut i = hash as usize & mask;
+        loop {
+            let (h, tag) = self.entries[i];
+            if tag >> 1 != self.stamp {
+                return None;
+            }
+            if h == hash {
+                return Some(tag & 1 != 0);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    #[inline]
+    fn insert(&mut self, hash: u64, known: bool) {
+        if (self.len + 1) * 2 > self.entries.len() {
+            self.grow();
+        }
+        let mask = self.entries.len() - 1;
+        let mut i = hash as usize & mask;
+        let tag = self.stamp << 1 | known as u32;
+        loop {
+            let e = &mut self.entries[i];
+            if e.1 >> 1 != self.stamp {
+                *e = (hash, tag);
+                self.len += 1;
+                return;
+            }
+            if e.0 == hash {
+                e.1 = tag;
+                return;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn grow(&mut self) {
+        let stamp = self.stamp;
+        let old: Vec<(u64, u32)> = self
+            .entries
+            .iter()
+            .filter(|e| e.1 >> 1 == stamp)
+            .copied()
+            .collect();
+        self.entries = vec![(0, 0); self.entries.len() * 2];
+        self.len = 0;
+        for (h, tag) in old {
+            self.insert(h, tag & 1 != 0);
+        }
+    }
+}
+
+struct Scratch {
+    memo: Memo,
+    hashes: Vec<u64>,
+    results: Vec<RaceState>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Option<Scratch>> = const { RefCell::new(None) };
+}
+
+/// A position no route reaches (overshooting home).
+const NO_POS: u8 = u8::MAX;
+
+/// Where a piece at `p` stands after `k` steps; `home_route` chooses the home path at a branch.
+#[inline]
+pub(super) fn pos_after(p: u8, k: u8, home_route: bool) -> u8 {
+    let t = p as u16 + k as u16;
+    if p <= BRANCH {
+        if t <= BRANCH as u16 {
+            t as u8
+        } else if home_route {
+            if t <= HOME as u16 { t as u8 } else { NO_POS }
+        } else {
+            // Past the branch on round: 65 -> 73.
+            (t + (LAP - BRANCH - 1) as u16) as u8
+        }
+    } else if p < HOME {
+        if t <= HOME as u16 { t as u8 } else { NO_POS }
+    } else if p >= LAP {
+        if t <= LAP_BRANCH as u16 {
+            t as u8
+        } else if home_route {
+            let h = t - (LAP_BRANCH as u16 + 1) + 65;
+            if h <= HOME as u16 { h as u8 } else { NO_POS }
+        } else {
+            (t - (LAP_BRANCH as u16 + 1) + LAP as u16) as u8
+        }
+    } else {
+        NO_POS
+    }
+}
+
+impl RaceSystem {
+    /// Whether a piece may finish a step on `pos` (P-E, O-D, O-E); the pieces it captures.
+    #[inline]
+    fn landing(&self, seat: usize, pos: u8, entering: bool, occ: &Occ) -> Option<u8> {
+        let sl = self.slot_of(seat, pos);
+        if sl == NO_SLOT {
+            return Some(0);
+        }
+        let bit = 1u128 << sl;
+        if occ.occupied[seat] & bit != 0 {
+            if !self.rules.blockades {
+                return None;
+            }
+            if occ.blocked[seat] & bit != 0 {
+                let most = self.rules.max_pieces_per_square;
+                if most <= 2 || self.count_own(seat, occ, sl) >= most {
+                    return None;
+                }
+            }
+        }
+        let mut others = 0u128;
+        let mut their_blockades = 0u128;
+        for other in 0..self.seats as usize {
+            if other != seat {
+                others |= occ.occupied[other];
+                their_blockades |= occ.blocked[other];
+            }
+        }
+        if others & bit == 0 {
+            return Some(0);
+        }
+        if self.rules.blockades && their_blockades & bit != 0 {
+            return None;
+        }
+        let safe = self.rules.safe_squares && (sl as usize) < 68 && board::is_safe(sl);
+        if self.rules.capture {
+            // With capture on a square never holds two seats: one opposing piece is there.
+            if safe && !(entering && self.rules.entry_capture) {
+                return None;
+            }
+            Some(1)
+        } else if safe && !entering {
+            None
+        } else {
+            Some(0)
+        }
+    }
+
+    /// Own pieces on a slot (only needed when more than two may share one).
+    fn count_own(&self, seat: usize, occ: &Occ, sl: u8) -> u8 {
+        occ.pieces[seat]
+            .iter()
+            .filter(|&&p| self.slot_of(seat, p) == sl)
+            .count() as u8
+    }
+
+    /// A move of `v` squares from `p` along a route: its end and captures, if legal.
+    #[inline]
+    fn try_move(&self, seat: usize, p: u8, v: u8, home_route: bool, occ: &Occ) -> Option<(u8, u8)> {
+        let d = pos_after(p, v, home_route);
+        if d == NO_POS {
+            return None;
+        }
+        let blocked = occ.blocked[0] | occ.blocked[1] | occ.blocked[2] | occ.blocked[3];
+        if blocked != 0 && self.rules.blockades {
+            for k in 1..v {
+                let sl = self.slot_of(seat, pos_after(p, k, home_route));
+                if sl != NO_SLOT && blocked & (1u128 << sl) != 0 {
+                    return None;
+                }
+            }
+        }
+        let c = self.landing(seat, d, false, occ)?;
+        Some((d, c))
+    }
+
+    /// The routes a move of `v` from `p` may take (two when it passes the branch square).
+    #[inline]
+    fn routes(&self, p: u8, v: u8) -> &'static [bool] {
+        let crossing = (p <= BRANCH && p + v > BRANCH)
+            || (p >= LAP && p as u16 + v as u16 > LAP_BRANCH as u16);
+        if crossing && self.rules.go_round_again {
+            &[true, false]
+        } else {
+            &[true]
+        }
+    }
+}
+
+struct Ctx<'a> {
+    sys: &'a RaceSystem,
+    seat: usize,
+    distinct: bool,
+    /// Memoise the search on states (big trees: doubles with four values).
+    memoise: bool,
+    /// Deduplicate the recorded plays by resulting position at the end.
+    dedup: bool,
+    out: &'a mut Vec<Play>,
+    base: usize,
+    best: u64,
+    start_values: u8,
+    start_pips: u8,
+    /// Start square of each P-D group (index = group number).
+    group_square: [u8; 5],
+    has_groups: bool,
+    memo: &'a mut Memo,
+    results: &'a mut Vec<RaceState>,
+}
+
+/// Lists the legal complete plays of `s` into `out`.
+pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mut Vec<Play>) {
+    if s.phase != Phase::Decision {
+        return;
+    }
+    SCRATCH.with(|cell| {
+        let mut guard = cell.borrow_mut();
+        let scratch = guard.get_or_insert_with(|| Scratch {
+            memo: Memo::new(1024),
+            hashes: Vec::with_capacity(64),
+            results: Vec::with_capacity(64),
+        });
+        scratch.memo.clear();
+        scratch.results.clear();
+        let seat = s.turn as usize & 3;
+        let mut group_square = [0u8; 5];
+        let mut has_groups = false;
+        for i in 0..PIECES {
+            let g = s.groups[i] as usize;
+            if g != 0 && g < 5 {
+                group_square[g] = s.pieces[seat][i];
+                has_groups = true;
+            }
+        }
+        let distinct = orders == Orders::Distinct;
+        let memoise = distinct && s.n_left() >= 3;
+        let mut ctx = Ctx {
+            sys,
+            seat,
+            distinct,
+            memoise,
+            dedup: distinct && (has_groups || !memoise),
+            base: out.len(),
+            out,
+            best: 0,
+            start_values: s.n_left() as u8,
+            start_pips: s.left.iter().sum(),
+            group_square,
+            has_groups,
+            memo: &mut scratch.memo,
+            results: &mut scratch.results,
+        };
+        let mut play = Play::new();
+        dfs(&mut ctx, s, &mut play, true);
+        if ctx.dedup {
+            // Orders reaching one position (and states differing only in P-D group marks) are
+            // one play.
+            let base = ctx.base;
+            let hashes = &mut scratch.hashes;
+            hashes.clear();
+            let mut keep = base;
+            for i in base..ctx.out.len() {
+                let mut r = ctx.results[i - base];
+                if ctx.has_groups {
+                    r.groups = [0; PIECES];
+                    for k in 0..4 {
+                        r.sort_seat(k, false);
+                    }
+                }
+                let h = hash_state(&r);
+                let dup = hashes
+                    .iter()
+                    .zip(&ctx.results[..keep - base])
+                    .any(|(&hk, rk)| hk == h && *rk == r);
+                if !dup {
+                    hashes.push(h);
+                    ctx.results[keep - base] = r;
+                    ctx.out[keep] = ctx.out[i];
+                    keep += 1;
+                }
+            }
+            ctx.out.truncate(keep);
+        }
+    });
+}
+
+fn dfs(ctx: &mut Ctx, s: &RaceState, play: &mut Play, root: bool) -> bool {
+    let sys = ctx.sys;
+    let seat = ctx.seat;
+    let mut any = false;
+    let pieces = s.pieces[seat];
+    let n = s.n_left();
+    if n == 0 && s.pending_capture == 0 && s.pending_home == 0 {
+        // Nothing left to play: a complete play (the common leaf, kept cheap).
+        return (sys.rules.pass_allowed || !root) && record(ctx, s, play);
+    }
+    let occ = sys.occupancy(s);
+    let same = |i: usize| {
+        i > 0
+            && pieces[i] == pieces[i - 1]
+            && s.groups[i] == s.groups[i - 1]
+            && s.ages[seat][i] == s.ages[seat][i - 1]
+    };
+    let mut die_steps = false;
+    for vi in 0..n {
+        let v = s.left[vi];
+        if vi > 0 && s.left[vi - 1] == v {
+            continue;
+        }
+        for (pi, &p) in pieces.iter().enumerate() {
+            if ctx.distinct && same(pi) {
+                continue;
+            }
+            if p == NEST {
+                if v == 5
+                    && let Some(c) = sys.landing(seat, ENTRY, true, &occ)
+                {
+                    die_steps = true;
+                    any |= child(
+                        ctx,
+                        s,
+                        play,
+                        step(seat, pi, p, ENTRY, 5, c, StepKind::Enter),
+                    );
+                }
+                continue;
+            }
+            if p == HOME {
+                continue;
+            }
+            for &route in sys.routes(p, v) {
+                if let Some((d, c)) = sys.try_move(seat, p, v, route, &occ) {
+                    die_steps = true;
+                    any |= child(ctx, s, play, step(seat, pi, p, d, v, c, StepKind::Move));
+                }
+            }
+        }
+    }
+    // PAR-2 / O-B: two values summing to five enter a piece (both spent).
+    if sys.rules.enter_with_sum && n >= 2 && !s.left[..n].contains(&5) {
+        let mut pair = false;
+        for i in 0..n {
+            for j in i + 1..n {
+                pair |= s.left[i] + s.left[j] == 5;
+            }
+        }
+        if pair && let Some(c) = sys.landing(seat, ENTRY, true, &occ) {
+            for (pi, &p) in pieces.iter().enumerate() {
+                if p != NEST || (ctx.distinct && same(pi)) {
+                    continue;
+                }
+                die_steps = true;
+                any |= child(
+                    ctx,
+                    s,
+                    play,
+                    step(seat, pi, p, ENTRY, 5, c, StepKind::Enter),
+                );
+            }
+        }
+    }
+    // PAR-6: bonuses once no die can (usefully) be played; or at any time with `BonusOrder::Any`.
+    let bonus_time = sys.rules.bonus_order == BonusOrder::Any || !any || !die_steps;
+    if bonus_time && (s.pending_capture > 0 || s.pending_home > 0) {
+        let cb = sys.rules.capture_bonus;
+        let hb = sys.rules.home_bonus;
+        let mut values = [0u8; 2];
+        if s.pending_capture > 0 {
+            values[0] = cb;
+        }
+        if s.pending_home > 0 && hb != values[0] {
+            values[1] = hb;
+        }
+        for &v in &values {
+            if v == 0 {
+                continue;
+            }
+            for (pi, &p) in pieces.iter().enumerate() {
+                if p == NEST || p == HOME || (ctx.distinct && same(pi)) {
+                    continue;
+                }
+                for &route in sys.routes(p, v) {
+                    if let Some((d, c)) = sys.try_move(seat, p, v, route, &occ) {
+                        any |= child(ctx, s, play, step(seat, pi, p, d, v, c, StepKind::Bonus));
+                    }
+                }
+            }
+        }
+    }
+    let passing = sys.rules.pass_allowed;
+    if (passing || (!any && !root)) && record(ctx, s, play) {
+        any = true;
+    }
+    any
+}
+
+#[inline]
+fn step(
+    seat: usize,
+    piece: usize,
+    from: u8,
+    to: u8,
+    value: u8,
+    captured: u8,
+    kind: StepKind,
+) -> Step {
+    Step {
+        seat: seat as u8,
+        piece: piece as u8,
+        from,
+        to,
+        value,
+        count: 1,
+        captured,
+        kind,
+    }
+}
+
+fn child(ctx: &mut Ctx, s: &RaceState, play: &mut Play, st: Step) -> bool {
+    let mut t = *s;
+    ctx.sys.apply(&mut t, &st);
+    let hash = if ctx.memoise { hash_state(&t) } else { 0 };
+    if ctx.memoise
+        && let Some(known) = ctx.memo.get(hash)
+    {
+        return known;
+    }
+    if play.len() >= crate::play::MAX_STEPS {
+        return false;
+    }
+    play.push(st);
+    let r = dfs(ctx, &t, play, false);
+    play.pop();
+    if ctx.memoise {
+        ctx.memo.insert(hash, r);
+    }
+    r
+}
+
+/// Records a complete play if P-D allows it; keeps only the best score (P-C).
+fn record(ctx: &mut Ctx, s: &RaceState, play: &Play) -> bool {
+    let seat = ctx.seat;
+    let p = s.pieces[seat];
+    if ctx.has_groups {
+        for i in 0..PIECES {
+            let g = s.groups[i];
+            if g == 0 || p[i] == HOME || p[i] == NEST || p[i] == ctx.group_square[g as usize] {
+                continue;
+            }
+            for j in i + 1..PIECES {
+                if s.groups[j] == g && p[j] == p[i] {
+                    return false;
+                }
+            }
+        }
+    }
+    let limit_ok = u64::from(!expired_blockade_stands(ctx.sys, s, seat));
+    let score = if ctx.sys.rules.pass_allowed {
+        limit_ok
+    } else {
+        let values = (ctx.start_values as usize - s.n_left()) as u64;
+        let pips = (ctx.start_pips - s.left.iter().sum::<u8>()) as u64;
+        values << 40
+            | pips << 32
+            | (s.bonuses_played as u64) << 24
+            | (s.bonus_pips as u64) << 8
+            | limit_ok
+    };
+    if score > ctx.best || ctx.out.len() == ctx.base {
+        ctx.best = score;
+        ctx.out.truncate(ctx.base);
+        ctx.results.clear();
+    }
+    if score == ctx.best {
+        ctx.out.push(*play);
+        if ctx.dedup {
+            ctx.results.push(*s);
+        }
+    }
+    true
+}
+
+/// Whether a blockade of the mover that reached `blockade_turn_limit` still stands unchanged.
+fn expired_blockade_stands(sys: &RaceSystem, s: &RaceState, seat: usize) -> bool {
+    let limit = sys.rules.blockade_turn_limit;
+    if limit == 0 {
+        return false;
+    }
+    let p = s.pieces[seat];
+    let a = s.ages[seat];
+    for i in 0..PIECES {
+        if p[i] == NEST || p[i] == HOME || a[i] < limit {
+            continue;
+        }
+        if (0..PIECES).any(|j| j != i && p[j] == p[i] && a[j] >= limit) {
+            return true;
+        }
+    }
+    false
+}

@@ -1,0 +1,673 @@
+//! Parcheesi (`parcheesi`) and Online Pachisi (`pachisi-online`): one rule system with switches.
+//!
+//! # Coordinates
+//! Every position (in steps, notation and [`RaceSystem::place`]) is *seat-relative progress*:
+//!
+//! | value      | meaning                                                                   |
+//! |------------|---------------------------------------------------------------------------|
+//! | 0          | the nest                                                                  |
+//! | 1..=64     | the track, first lap: 1 = own entry square, 64 = own branch square (E-5)  |
+//! | 65..=71    | the home path, 65 = its first square                                      |
+//! | 72         | home                                                                      |
+//! | 73..=140   | the track after passing the branch square (PAR-11): 73 = the square after |
+//! |            | the branch square, 140 = the branch square again                          |
+//!
+//! From 64 or 140 a piece may step into the home path (65) or, when `go_round_again` is on, on
+//! round the track (73). Track position `p` is the square `p - 1` (first lap) or `p - 9`
+//! (mod 68, later laps) squares after the seat's entry square.
+//!
+//! A sum-of-five entry (1+4, 2+3) is one [`StepKind::Enter`] step with `value` 5 that spends both
+//! dice; an entry with a die showing five is the same step spending that die (the two cannot both
+//! be possible in one roll).
+//!
+//! ```
+//! use pachisi::{Game, Roll, Rules};
+//! let mut g = Game::new(&Rules::preset("parcheesi").unwrap(), 1);
+//! g.set_roll(Roll::Dice([5, 3])).unwrap();
+//! let plays: Vec<String> = g.legal_plays().iter().map(|p| g.format_play(p)).collect();
+//! assert_eq!(plays, vec!["enter 3:1-4"]);
+//! ```
+
+mod generate;
+mod notation;
+mod rules;
+
+pub use rules::{BonusOrder, RaceRules};
+
+use crate::board::{self, TRACK_LEN};
+use crate::dice::{ChanceOutcome, GameRng, Roll, roll_two_dice, two_dice_outcomes};
+use crate::play::{Play, Step, StepKind};
+use crate::system::{BoardKind, Node, Orders, Outcome, PieceView, Place, RuleSystem};
+use crate::{Error, Result};
+use serde::{Deserialize, Serialize};
+
+/// Position of a piece in the nest.
+pub const NEST: u8 = 0;
+/// A seat's entry square.
+pub const ENTRY: u8 = 1;
+/// A seat's branch square on the first lap (the square before its home path).
+pub const BRANCH: u8 = 64;
+/// The first square of the home path.
+pub const HOME_PATH: u8 = 65;
+/// Home.
+pub const HOME: u8 = 72;
+/// The first square after the branch square on a later lap (PAR-11).
+pub const LAP: u8 = 73;
+/// The branch square reached again on a later lap.
+pub const LAP_BRANCH: u8 = 140;
+/// The largest bonus an option may give (keeps a bonus shorter than one lap).
+pub const MAX_BONUS: u8 = 40;
+
+/// Pieces per seat.
+pub const PIECES: usize = 4;
+/// Slots of the occupancy table: 68 track squares, then 4 sides x 7 home-path squares.
+const SLOTS: usize = 68 + 4 * 7;
+/// No slot (nest, home, or invalid position).
+const NO_SLOT: u8 = u8::MAX;
+
+/// Occupancy of a position, one bit per slot: the slots each seat occupies and those where it
+/// has two or more pieces (a blockade when blockades are on).
+struct Occ {
+    occupied: [u128; 4],
+    blocked: [u128; 4],
+    pieces: [[u8; PIECES]; 4],
+}
+
+/// What the state waits for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phase {
+    /// A roll is due.
+    Chance,
+    /// The seat on turn plays its roll.
+    Decision,
+    /// A seat has all four pieces home.
+    Over,
+}
+
+/// The whole position: pieces, turn, doubles count, the roll being played.
+///
+/// `Copy`, 52 bytes, no heap. Pieces are kept in ascending order of position at chance nodes
+/// (within a play the moving seat's order may change after each step; a step's `piece` index
+/// refers to the order before that step).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct RaceState {
+    /// Seat-relative position of each seat's pieces (seats not in play keep zeros).
+    pub(crate) pieces: [[u8; PIECES]; 4],
+    /// Blockade ages for `blockade_turn_limit` (plays of the owner the piece's blockade stood).
+    pub(crate) ages: [[u8; PIECES]; 4],
+    /// The mover's pieces that formed blockades at the start of the roll (P-D): 0 = none, else a
+    /// group number shared by the pieces of one blockade.
+    pub(crate) groups: [u8; PIECES],
+    /// Values of the roll still to play, descending, zero-padded.
+    pub(crate) left: [u8; 4],
+    /// The roll being played ([0, 0] when none).
+    pub(crate) dice: [u8; 2],
+    /// The seat to roll or play.
+    pub(crate) turn: u8,
+    /// Doubles rolled in a row by the seat on turn.
+    pub(crate) doubles: u8,
+    /// What happens next.
+    pub(crate) phase: Phase,
+    /// Capture bonuses earned and not yet played.
+    pub(crate) pending_capture: u8,
+    /// Home bonuses earned and not yet played.
+    pub(crate) pending_home: u8,
+    /// Bonuses played in this roll (for the maximisation of P-C).
+    pub(crate) bonuses_played: u8,
+    /// Pips of the bonuses played in this roll.
+    pub(crate) bonus_pips: u16,
+}
+
+impl RaceState {
+    /// Positions of a seat's pieces (seat-relative, see the module docs).
+    ///
+    /// ```
+    /// let g = pachisi::race::RaceRules::parcheesi();
+    /// let sys = pachisi::SystemRules::build(&g).unwrap();
+    /// let s = pachisi::RuleSystem::initial_state(&sys);
+    /// assert_eq!(s.pieces(0), [0, 0, 0, 0]);
+    /// ```
+    pub fn pieces(&self, seat: u8) -> [u8; PIECES] {
+        self.pieces[seat as usize & 3]
+    }
+    /// The seat on turn.
+    pub fn turn(&self) -> u8 {
+        self.turn
+    }
+    /// Doubles rolled in a row by the seat on turn.
+    pub fn doubles_in_a_row(&self) -> u8 {
+        self.doubles
+    }
+    /// What happens next.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+    /// The roll being played, if any.
+    pub fn dice(&self) -> Option<[u8; 2]> {
+        (self.dice[0] != 0).then_some(self.dice)
+    }
+    /// The values of the roll still to play.
+    pub fn values_left(&self) -> &[u8] {
+        let n = self.left.iter().take_while(|&&v| v != 0).count();
+        &self.left[..n]
+    }
+    /// Pending (earned, unplayed) capture and home bonuses.
+    pub fn pending_bonuses(&self) -> (u8, u8) {
+        (self.pending_capture, self.pending_home)
+    }
+    /// Blockade ages of a seat's pieces (see `blockade_turn_limit`).
+    pub fn blockade_ages(&self, seat: u8) -> [u8; PIECES] {
+        self.ages[seat as usize & 3]
+    }
+
+    fn n_left(&self) -> usize {
+        self.left.iter().take_while(|&&v| v != 0).count()
+    }
+
+    fn remove_value(&mut self, v: u8) -> bool {
+        let n = self.n_left();
+        match self.left[..n].iter().position(|&x| x == v) {
+            Some(i) => {
+                self.left.copy_within(i + 1..4, i);
+                self.left[3] = 0;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Sorts a seat's pieces by (position, group, age), keeping ages and groups with them.
+    #[inline]
+    fn sort_seat(&mut self, seat: usize, with_groups: bool) {
+        let with_groups = with_groups && self.groups != [0; PIECES];
+        if !with_groups && self.ages[seat] == [0; PIECES] {
+            let p = &mut self.pieces[seat];
+            // A sorting network for four.
+            for (i, j) in [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)] {
+                if p[i] > p[j] {
+                    p.swap(i, j);
+                }
+            }
+            return;
+        }
+        let mut keys = [0u32; PIECES];
+        for (k, key) in keys.iter_mut().enumerate() {
+            let g = if with_groups { self.groups[k] } else { 0 };
+            *key =
+                (self.pieces[seat][k] as u32) << 16 | (g as u32) << 8 | self.ages[seat][k] as u32;
+        }
+        keys.sort_unstable();
+        for (k, key) in keys.iter().enumerate() {
+            self.pieces[seat][k] = (key >> 16) as u8;
+            if with_groups {
+                self.groups[k] = (key >> 8) as u8;
+            }
+            self.ages[seat][k] = *key as u8;
+        }
+    }
+}
+
+/// Steps a piece at `p` still needs to reach home (nest and home: `None`).
+fn steps_to_home(p: u8) -> Option<u32> {
+    match p {
+        1..=71 => Some((HOME - p) as u32),
+        LAP..=LAP_BRANCH => Some((LAP_BRANCH - p) as u32 + (HOME - BRANCH) as u32),
+        _ => None,
+    }
+}
+
+/// The Parcheesi / Online Pachisi rule system built from [`RaceRules`].
+#[derive(Clone, Debug)]
+pub struct RaceSystem {
+    pub(crate) rules: RaceRules,
+    seats: u8,
+    side: [u8; 4],
+    /// Occupancy slot of each seat's positions (track square, home-path slot, or [`NO_SLOT`]).
+    slot: Box<[[u8; 141]; 4]>,
+}
+
+impl RaceSystem {
+    fn new(rules: RaceRules) -> RaceSystem {
+        let seats = rules.seats;
+        let mut side = [0u8; 4];
+        let mut slot = Box::new([[NO_SLOT; 141]; 4]);
+        for seat in 0..seats {
+            let sd = board::side_of_seat(seat, seats);
+            side[seat as usize] = sd;
+            for pos in 0..=LAP_BRANCH {
+                slot[seat as usize][pos as usize] = match pos {
+                    1..=BRANCH => board::square_at(sd, (pos - 1) as u32),
+                    HOME_PATH..=71 => 68 + sd * 7 + (pos - HOME_PATH),
+                    LAP..=LAP_BRANCH => board::square_at(sd, (pos - 9) as u32),
+                    _ => NO_SLOT,
+                };
+            }
+        }
+        RaceSystem {
+            rules,
+            seats,
+            side,
+            slot,
+        }
+    }
+
+    /// The options this system was built from.
+    pub fn rules(&self) -> &RaceRules {
+        &self.rules
+    }
+
+    #[inline]
+    fn slot_of(&self, seat: usize, pos: u8) -> u8 {
+        if (pos as usize) < 141 {
+            self.slot[seat][pos as usize]
+        } else {
+            NO_SLOT
+        }
+    }
+
+    /// Pieces of each seat per slot: 4 bits per seat (for validation).
+    fn occupancy_table(&self, s: &RaceState) -> [u16; SLOTS] {
+        let mut occ = [0u16; SLOTS];
+        for seat in 0..self.seats as usize {
+            for &p in &s.pieces[seat] {
+                let sl = self.slot_of(seat, p);
+                if sl != NO_SLOT {
+                    occ[sl as usize] += 1 << (4 * seat);
+                }
+            }
+        }
+        occ
+    }
+
+    /// Which slots each seat occupies, and where it has two or more pieces.
+    #[inline]
+    fn occupancy(&self, s: &RaceState) -> Occ {
+        let mut occ = Occ {
+            occupied: [0; 4],
+            blocked: [0; 4],
+            pieces: s.pieces,
+        };
+        for seat in 0..self.seats as usize {
+            for &p in &s.pieces[seat] {
+                let sl = self.slot_of(seat, p);
+                if sl != NO_SLOT {
+                    let bit = 1u128 << sl;
+                    occ.blocked[seat] |= occ.occupied[seat] & bit;
+                    occ.occupied[seat] |= bit;
+                }
+            }
+        }
+        occ
+    }
+
+    fn most_own(&self) -> u16 {
+        if self.rules.blockades {
+            self.rules.max_pieces_per_square as u16
+        } else {
+            1
+        }
+    }
+
+    /// Whether a seat has all its pieces home.
+    fn all_home(&self, s: &RaceState, seat: usize) -> bool {
+        s.pieces[seat].iter().all(|&p| p == HOME)
+    }
+
+    /// Applies a step without checks (the generator and `apply_step` share it).
+    fn apply(&self, s: &mut RaceState, step: &Step) {
+        let seat = step.seat as usize & 3;
+        let idx = step.piece as usize & 3;
+        let is_bonus = step.kind == StepKind::Bonus;
+        match step.kind {
+            StepKind::Enter => {
+                if !s.remove_value(step.value) {
+                    // A sum of five: spend the pair of values that makes it.
+                    let n = s.n_left();
+                    'pair: for i in 0..n {
+                        for j in i + 1..n {
+                            if s.left[i] + s.left[j] == step.value {
+                                let (a, b) = (s.left[i], s.left[j]);
+                                s.remove_value(a);
+                                s.remove_value(b);
+                                break 'pair;
+                            }
+                        }
+                    }
+                }
+            }
+            StepKind::Bonus => {
+                if step.value == self.rules.capture_bonus && s.pending_capture > 0 {
+                    s.pending_capture -= 1;
+                } else {
+                    s.pending_home = s.pending_home.saturating_sub(1);
+                }
+                s.bonuses_played += 1;
+                s.bonus_pips += step.value as u16;
+            }
+            _ => {
+                s.remove_value(step.value);
+            }
+        }
+        s.pieces[seat][idx] = step.to;
+        s.ages[seat][idx] = 0;
+        if step.captured > 0 {
+            let sq = self.slot_of(seat, step.to);
+            for other in 0..self.seats as usize {
+                if other == seat {
+                    continue;
+                }
+                let mut hit = false;
+                for i in 0..PIECES {
+                    if self.slot_of(other, s.pieces[other][i]) == sq && sq != NO_SLOT {
+                        s.pieces[other][i] = NEST;
+                        s.ages[other][i] = 0;
+                        hit = true;
+                    }
+                }
+                if hit {
+                    s.sort_seat(other, false);
+                }
+            }
+            if self.rules.capture_bonus > 0 && (!is_bonus || self.rules.bonuses_chain) {
+                s.pending_capture += 1;
+            }
+        }
+        if step.to == HOME && self.rules.home_bonus > 0 && (!is_bonus || self.rules.bonuses_chain) {
+            s.pending_home += 1;
+        }
+        s.sort_seat(seat, true);
+    }
+
+    fn next_seat(&self, seat: u8) -> u8 {
+        (seat + 1) % self.seats
+    }
+
+    /// P-H: the seat's piece nearest home (not home, not in the nest) goes back to the nest.
+    fn third_doubles_penalty(&self, s: &mut RaceState, seat: usize) {
+        let mut best: Option<(u32, usize)> = None;
+        for (i, &p) in s.pieces[seat].iter().enumerate() {
+            if let Some(d) = steps_to_home(p)
+                && best.is_none_or(|(bd, _)| d < bd)
+            {
+                best = Some((d, i));
+            }
+        }
+        if let Some((_, i)) = best {
+            s.pieces[seat][i] = NEST;
+            s.ages[seat][i] = 0;
+            s.sort_seat(seat, false);
+        }
+    }
+
+    /// Sets the blockade groups of the mover at the start of its roll (P-D).
+    fn mark_groups(&self, s: &mut RaceState) {
+        s.groups = [0; 4];
+        if !self.rules.blockade_no_joint_move {
+            return;
+        }
+        let seat = s.turn as usize;
+        let p = s.pieces[seat];
+        let mut next = 1;
+        for i in 0..PIECES {
+            if p[i] == NEST || p[i] == HOME || s.groups[i] != 0 {
+                continue;
+            }
+            let mut found = false;
+            for j in i + 1..PIECES {
+                if p[j] == p[i] {
+                    s.groups[j] = next;
+                    found = true;
+                }
+            }
+            if found {
+                s.groups[i] = next;
+                next += 1;
+            }
+        }
+        s.sort_seat(seat, true);
+    }
+
+    /// `blockade_turn_limit`: ages of the mover's blockades after its play.
+    fn update_ages(&self, s: &mut RaceState, seat: usize) {
+        let p = s.pieces[seat];
+        let mut new_ages = [0u8; PIECES];
+        for i in 0..PIECES {
+            if p[i] == NEST || p[i] == HOME {
+                continue;
+            }
+            let members = (0..PIECES).filter(|&j| p[j] == p[i]);
+            if members.clone().count() >= 2 {
+                let min = members.map(|j| s.ages[seat][j]).min().unwrap_or(0);
+                new_ages[i] = min.saturating_add(1);
+            }
+        }
+        s.ages[seat] = new_ages;
+    }
+
+    fn check_dice(&self, roll: Roll) -> Result<[u8; 2]> {
+        roll.check_dice()?;
+        match roll {
+            Roll::Dice(d) => Ok(d),
+            Roll::Cowries(_) => Err(Error::InvalidRoll("expected two dice".into())),
+        }
+    }
+}
+
+impl RuleSystem for RaceSystem {
+    type State = RaceState;
+
+    fn seats(&self) -> u8 {
+        self.seats
+    }
+
+    fn initial_state(&self) -> RaceState {
+        RaceState {
+            pieces: [[NEST; PIECES]; 4],
+            ages: [[0; PIECES]; 4],
+            groups: [0; PIECES],
+            left: [0; 4],
+            dice: [0; 2],
+            turn: 0,
+            doubles: 0,
+            phase: Phase::Chance,
+            pending_capture: 0,
+            pending_home: 0,
+            bonuses_played: 0,
+            bonus_pips: 0,
+        }
+    }
+
+    fn validate_state(&self, s: &RaceState) -> Result<()> {
+        notation::validate(self, s)
+    }
+
+    fn node(&self, s: &RaceState) -> Node {
+        match s.phase {
+            Phase::Chance => Node::Chance,
+            Phase::Decision => Node::Decision,
+            Phase::Over => Node::Over,
+        }
+    }
+
+    fn to_move(&self, s: &RaceState) -> u8 {
+        s.turn
+    }
+
+    fn chance_outcomes(&self, s: &RaceState) -> Vec<ChanceOutcome> {
+        if s.phase == Phase::Chance {
+            two_dice_outcomes()
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn sample_roll(&self, _s: &RaceState, rng: &mut GameRng) -> Roll {
+        roll_two_dice(rng)
+    }
+
+    fn check_roll(&self, _s: &RaceState, roll: Roll) -> Result<()> {
+        self.check_dice(roll).map(|_| ())
+    }
+
+    fn begin_roll(&self, s: &mut RaceState, roll: Roll) {
+        let Ok([a, b]) = self.check_dice(roll) else {
+            return;
+        };
+        let seat = s.turn as usize;
+        s.dice = [a, b];
+        if a == b {
+            s.doubles = s.doubles.saturating_add(1);
+            if self.rules.third_doubles_penalty && s.doubles >= 3 {
+                // P-H: before any move, the nearest piece goes back and the turn passes.
+                self.third_doubles_penalty(s, seat);
+                s.dice = [0, 0];
+                s.doubles = 0;
+                s.turn = self.next_seat(s.turn);
+                s.phase = Phase::Chance;
+                return;
+            }
+            let none_in_nest = s.pieces[seat].iter().all(|&p| p != NEST);
+            s.left = if self.rules.doubles_bottom_faces && none_in_nest {
+                let (h, l) = (a.max(7 - a), a.min(7 - a));
+                [h, h, l, l]
+            } else {
+                [a, a, 0, 0]
+            };
+        } else {
+            s.left = [a.max(b), a.min(b), 0, 0];
+        }
+        s.pending_capture = 0;
+        s.pending_home = 0;
+        s.bonuses_played = 0;
+        s.bonus_pips = 0;
+        s.phase = Phase::Decision;
+        self.mark_groups(s);
+    }
+
+    fn generate(&self, s: &RaceState, orders: Orders, out: &mut Vec<Play>) {
+        generate::generate(self, s, orders, out);
+    }
+
+    fn apply_step(&self, s: &mut RaceState, step: &Step) {
+        self.apply(s, step);
+    }
+
+    fn end_play(&self, s: &mut RaceState, _play: &Play) {
+        let seat = s.turn as usize;
+        if self.rules.blockade_turn_limit > 0 {
+            self.update_ages(s, seat);
+        }
+        s.groups = [0; PIECES];
+        for other in 0..self.seats as usize {
+            s.sort_seat(other, false);
+        }
+        s.left = [0; 4];
+        s.pending_capture = 0;
+        s.pending_home = 0;
+        s.bonuses_played = 0;
+        s.bonus_pips = 0;
+        let doubles = s.dice[0] == s.dice[1] && s.dice[0] != 0;
+        s.dice = [0, 0];
+        if self.all_home(s, seat) {
+            s.phase = Phase::Over;
+            s.doubles = 0;
+            return;
+        }
+        s.phase = Phase::Chance;
+        if !(doubles && self.rules.doubles_extra_roll) {
+            s.turn = self.next_seat(s.turn);
+            s.doubles = 0;
+        }
+    }
+
+    fn outcome(&self, s: &RaceState) -> Option<Outcome> {
+        if s.phase != Phase::Over {
+            return None;
+        }
+        let winners = (0..self.seats as usize)
+            .filter(|&seat| self.all_home(s, seat))
+            .fold(0u16, |w, seat| w | 1 << seat);
+        Some(Outcome { winners, points: 1 })
+    }
+
+    fn format_position(&self, s: &RaceState) -> String {
+        notation::format_position(self, s)
+    }
+
+    fn parse_position(&self, text: &str) -> Result<RaceState> {
+        notation::parse_position(self, text)
+    }
+
+    fn format_play(&self, _s: &RaceState, play: &Play) -> String {
+        notation::format_play(play)
+    }
+
+    fn parse_play(&self, s: &RaceState, text: &str) -> Result<Play> {
+        notation::parse_play(self, s, text)
+    }
+
+    fn board(&self) -> BoardKind {
+        BoardKind::Race
+    }
+
+    fn pieces(&self, s: &RaceState) -> Vec<PieceView> {
+        let mut out = Vec::with_capacity(self.seats as usize * PIECES);
+        for seat in 0..self.seats {
+            for (i, &p) in s.pieces[seat as usize].iter().enumerate() {
+                out.push(PieceView {
+                    seat,
+                    piece: i as u8,
+                    place: self.place(seat, p),
+                    count: 1,
+                });
+            }
+        }
+        out
+    }
+
+    fn place(&self, seat: u8, pos: u8) -> Place {
+        let side = self.side[seat as usize & 3];
+        match pos {
+            1..=BRANCH => Place::Track {
+                square: board::square_at(side, (pos - 1) as u32),
+            },
+            HOME_PATH..=71 => Place::HomePath {
+                side,
+                index: pos - HOME_PATH,
+            },
+            HOME => Place::Home { side },
+            LAP..=LAP_BRANCH => Place::Track {
+                square: board::square_at(side, (pos - 9) as u32) % TRACK_LEN,
+            },
+            _ => Place::Nest { side },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn state_is_small() {
+        assert!(std::mem::size_of::<RaceState>() <= 64);
+    }
+
+    #[test]
+    fn coordinates_map_to_the_board() {
+        let sys = RaceRules::parcheesi().build_unchecked();
+        assert_eq!(sys.place(1, 1), Place::Track { square: 17 });
+        assert_eq!(sys.place(0, 64), Place::Track { square: 63 });
+        assert_eq!(sys.place(0, 73), Place::Track { square: 64 });
+        assert_eq!(sys.place(0, 140), Place::Track { square: 63 });
+        assert_eq!(sys.place(2, 65), Place::HomePath { side: 2, index: 0 });
+        assert!(board::is_safe(63));
+    }
+
+    impl RaceRules {
+        fn build_unchecked(&self) -> RaceSystem {
+            RaceSystem::new(self.clone())
+        }
+    }
+}

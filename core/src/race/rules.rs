@@ -1,0 +1,202 @@
+//! The options of the race rule system (Parcheesi and Online Pachisi) and their validation.
+
+use super::RaceSystem;
+use crate::system::SystemRules;
+use crate::{Error, Result};
+use serde::{Deserialize, Serialize};
+
+/// When bonus moves may be taken.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BonusOrder {
+    /// Every die value that can be played is played before any bonus (PAR-6, the default).
+    DiceFirst,
+    /// A pending bonus may be played at any point of the roll, before or between the dice.
+    Any,
+}
+
+/// The options of Parcheesi and Online Pachisi.
+///
+/// Every field is an option of the rules JSON (`{"variant": "parcheesi", "capture_bonus": 10}`).
+/// The two presets are [`RaceRules::parcheesi`] and [`RaceRules::online`]; see
+/// `docs/rules/parcheesi.md` and `docs/rules/pachisi-online.md` for every clause and decision.
+///
+/// ```
+/// use pachisi::race::RaceRules;
+/// use pachisi::SystemRules;
+/// let mut r = RaceRules::parcheesi();
+/// r.seats = 2;
+/// assert!(r.build().is_ok());
+/// r.seats = 5;
+/// assert!(r.build().unwrap_err().to_string().contains("seats"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RaceRules {
+    /// Seats in play: 2, 3 or 4 (ONL-1). Two seats sit opposite each other.
+    pub seats: u8,
+    /// A pair of dice summing to five (1+4, 2+3) may enter a piece, spending both (PAR-2, O-B).
+    pub enter_with_sum: bool,
+    /// Doubles also give the bottom faces ([d, d, 7-d, 7-d]) when no piece of the seat is in the
+    /// nest at the roll (PAR-7, P-A); off: only the top faces (Online Pachisi, O-A).
+    pub doubles_bottom_faces: bool,
+    /// The seat rolls again after playing doubles (PAR-7, P-I, ONL-4).
+    pub doubles_extra_roll: bool,
+    /// Third doubles in a row: the seat's piece nearest home goes back to the nest and the turn
+    /// passes, before any move (P-H; Online Pachisi's "pair punishment", ONL-4, O-C).
+    pub third_doubles_penalty: bool,
+    /// Landing on a single opposing piece sends it back to its nest (PAR-8, ONL-5). Off: opposing
+    /// pieces may share a square (O-D).
+    pub capture: bool,
+    /// Squares of the bonus move earned by a capture (PAR-13: 20; ONL-5: 10); 0 = no bonus.
+    /// Ignored while `capture` is off.
+    pub capture_bonus: u8,
+    /// Squares of the bonus move earned by bringing a piece home (PAR-13: 10); 0 = no bonus.
+    pub home_bonus: u8,
+    /// Whether bonuses wait until every die is played (PAR-6) or may be played at any time.
+    pub bonus_order: BonusOrder,
+    /// A bonus move that itself captures or reaches home earns a further bonus (P-C).
+    pub bonuses_chain: bool,
+    /// Two own pieces may share a square and form a blockade that nobody passes (PAR-10, ONL-6).
+    /// Off: a piece may not land on a square its own piece holds (O-D).
+    pub blockades: bool,
+    /// P-D: the pieces of a blockade standing at the start of a roll may not end that roll's play
+    /// together on one new square (PAR-10). Needs `blockades`.
+    pub blockade_no_joint_move: bool,
+    /// Local rule (PAR-10): a blockade that has stood through this many of its owner's plays must
+    /// be opened by the next play when any legal play opens it; 0 = no limit. Needs `blockades`.
+    pub blockade_turn_limit: u8,
+    /// Most pieces of one seat on one square of the track or home path while `blockades` is on
+    /// (2 in both presets; 2..=4).
+    pub max_pieces_per_square: u8,
+    /// The 12 safe squares (entry squares, E+7, E+12): an opponent standing there cannot be
+    /// captured, and the square is closed to opponents (PAR-9, ONL-7, O-E).
+    pub safe_squares: bool,
+    /// A piece entering from its nest captures a single opponent on its own (safe) entry square
+    /// (PAR-9, P-E, O-E). Off: entering there is illegal, like landing on any occupied safe square.
+    pub entry_capture: bool,
+    /// PAR-11 / P-G: a piece may pass its home path and go round the track again.
+    pub go_round_again: bool,
+    /// O-F: the player may give up the whole roll or any part of it (no obligation to use dice or
+    /// bonuses). Off: the most values, then the most pips, must be used (P-C).
+    pub pass_allowed: bool,
+}
+
+impl RaceRules {
+    /// The `parcheesi` preset: PAR-1..PAR-14 with decisions P-A..P-J.
+    ///
+    /// ```
+    /// let r = pachisi::race::RaceRules::parcheesi();
+    /// assert_eq!((r.capture_bonus, r.home_bonus), (20, 10));
+    /// ```
+    pub fn parcheesi() -> RaceRules {
+        RaceRules {
+            seats: 4,
+            enter_with_sum: true,
+            doubles_bottom_faces: true,
+            doubles_extra_roll: true,
+            third_doubles_penalty: true,
+            capture: true,
+            capture_bonus: 20,
+            home_bonus: 10,
+            bonus_order: BonusOrder::DiceFirst,
+            bonuses_chain: true,
+            blockades: true,
+            blockade_no_joint_move: true,
+            blockade_turn_limit: 0,
+            max_pieces_per_square: 2,
+            safe_squares: true,
+            entry_capture: true,
+            go_round_again: true,
+            pass_allowed: false,
+        }
+    }
+
+    /// The `pachisi-online` preset: ONL-1..ONL-7 with decisions O-A..O-F; the switches capture,
+    /// blocking, safe squares and pair punishment are on, passing is off.
+    ///
+    /// ```
+    /// let r = pachisi::race::RaceRules::online();
+    /// assert_eq!((r.capture_bonus, r.home_bonus), (10, 0));
+    /// assert!(!r.doubles_bottom_faces && !r.go_round_again);
+    /// ```
+    pub fn online() -> RaceRules {
+        RaceRules {
+            seats: 4,
+            enter_with_sum: true,
+            doubles_bottom_faces: false,
+            doubles_extra_roll: true,
+            third_doubles_penalty: true,
+            capture: true,
+            capture_bonus: 10,
+            home_bonus: 0,
+            bonus_order: BonusOrder::DiceFirst,
+            bonuses_chain: true,
+            blockades: true,
+            blockade_no_joint_move: false,
+            blockade_turn_limit: 0,
+            max_pieces_per_square: 2,
+            safe_squares: true,
+            entry_capture: true,
+            go_round_again: false,
+            pass_allowed: false,
+        }
+    }
+
+    /// Checks every option and every combination.
+    pub fn validate(&self) -> Result<()> {
+        let bad = |msg: String| Err(Error::InvalidRules(msg));
+        if !(2..=4).contains(&self.seats) {
+            return bad(format!("`seats` must be 2, 3 or 4, got {}", self.seats));
+        }
+        if !(2..=4).contains(&self.max_pieces_per_square) {
+            return bad(format!(
+                "`max_pieces_per_square` must be 2..=4, got {}",
+                self.max_pieces_per_square
+            ));
+        }
+        if self.capture_bonus > super::MAX_BONUS {
+            return bad(format!(
+                "`capture_bonus` must be at most {}, got {}",
+                super::MAX_BONUS,
+                self.capture_bonus
+            ));
+        }
+        if self.home_bonus > super::MAX_BONUS {
+            return bad(format!(
+                "`home_bonus` must be at most {}, got {}",
+                super::MAX_BONUS,
+                self.home_bonus
+            ));
+        }
+        if self.third_doubles_penalty && !self.doubles_extra_roll {
+            return bad(
+                "`third_doubles_penalty` needs `doubles_extra_roll` (without the extra roll there \
+                 is never a third doubles in a row)"
+                    .into(),
+            );
+        }
+        if !self.blockades && self.blockade_no_joint_move {
+            return bad(
+                "`blockade_no_joint_move` needs `blockades` (turn it off too when blockades are off)"
+                    .into(),
+            );
+        }
+        if !self.blockades && self.blockade_turn_limit > 0 {
+            return bad(
+                "`blockade_turn_limit` needs `blockades` (set it to 0 when blockades are off)"
+                    .into(),
+            );
+        }
+        Ok(())
+    }
+}
+
+impl SystemRules for RaceRules {
+    type System = RaceSystem;
+
+    fn build(&self) -> Result<RaceSystem> {
+        self.validate()?;
+        Ok(RaceSystem::new(self.clone()))
+    }
+}

@@ -1,0 +1,23 @@
+# Backgammon cross-check against GNU Backgammon (tests/crosscheck/backgammon_crosscheck.py).
+# Uses the repository's virtualenv (.venv); installs the gnubg Python bindings (and OpenSpiel,
+# kept for ad-hoc comparisons) there, builds the bg_moves example in release and compares every
+# legal play set for CROSSCHECK_POSITIONS positions x 21 rolls.
+CROSSCHECK_VENV ?= .venv
+CROSSCHECK_PY := $(CROSSCHECK_VENV)/bin/python
+CROSSCHECK_POSITIONS ?= 10000
+CROSSCHECK_SEED ?= 20261202
+
+.PHONY: crosscheck crosscheck-deps
+
+crosscheck-deps: $(CROSSCHECK_VENV)/.crosscheck-stamp
+$(CROSSCHECK_VENV)/.crosscheck-stamp:
+	test -x $(CROSSCHECK_PY) || python3 -m venv $(CROSSCHECK_VENV)
+	$(CROSSCHECK_PY) -m pip install -q gnubg==1.1.0a16 open_spiel
+	touch $@
+
+## Backgammon legal plays vs GNU Backgammon (positions x 21 rolls).
+crosscheck: crosscheck-deps
+	cargo build --release -p pachisi --example bg_moves
+	$(CROSSCHECK_PY) tests/crosscheck/backgammon_crosscheck.py \
+		--moves target/release/examples/bg_moves \
+		--positions $(CROSSCHECK_POSITIONS) --seed $(CROSSCHECK_SEED)

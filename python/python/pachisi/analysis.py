@@ -1,0 +1,303 @@
+"""Variant analysis: every preset and a few rule switches, simulated with the random policy.
+
+Run ``python -m pachisi.analysis [--out DIR] [--budget SECONDS] [--games N]``. For each variant it
+reports per-seat win rates with 95% Wilson intervals, the first seat's edge over a fair share,
+mean and median game length in rolls and mean captures per game; it prints a table and writes
+``DIR/analysis.json`` and ``DIR/analysis.png``.
+
+The number of games per variant is chosen from a timed pilot batch so the whole run fits the
+time budget (default 120 s of simulation) on whatever cores the machine has; ``--games`` fixes it
+instead. A variant whose rule switch does not exist (or whose rule system is not there) is skipped
+with a note rather than failing the run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import pachisi
+
+PILOT_GAMES = 400
+MIN_GAMES = 2_000
+MAX_GAMES = 400_000
+
+
+@dataclass
+class Config:
+    """One line of the analysis: a preset and the option changes (by name or by keywords)."""
+
+    label: str
+    variant: str
+    options: Dict[str, Any] = field(default_factory=dict)
+    # Options found by keywords in the preset's option names: ((keywords...), value).
+    switches: Sequence[Tuple[Tuple[str, ...], Any]] = ()
+
+
+CONFIGS: List[Config] = [
+    Config("Parcheesi", "parcheesi"),
+    Config(
+        "Parcheesi, no third-doubles penalty",
+        "parcheesi",
+        switches=[(("doubles", "penalty"), False)],
+    ),
+    Config(
+        "Parcheesi, capture bonus 10",
+        "parcheesi",
+        switches=[(("capture", "bonus"), 10)],
+    ),
+    Config("Parcheesi, 2 seats", "parcheesi", {"seats": 2}),
+    Config("Online Pachisi", "pachisi-online"),
+    Config("Online Pachisi, no capture", "pachisi-online", switches=[(("capture",), False)]),
+    Config("Family Pachisi", "pachisi-family"),
+    Config("Family Pachisi, 2 seats (no teams)", "pachisi-family", {"seats": 2, "teams": False}),
+    Config("Classic Pachisi", "pachisi"),
+    Config(
+        "Classic Pachisi, shell p(up)=0.524",
+        "pachisi",
+        switches=[(("prob",), 0.524), (("shell",), 0.524), (("up",), 0.524)],
+    ),
+    Config("Backgammon", "backgammon"),
+]
+
+
+def _find_option(options: Dict[str, Any], keywords: Sequence[str], value: Any) -> Optional[str]:
+    """The option whose name contains every keyword and whose current value has `value`'s type
+    (an option named exactly by the keywords joined with `_` first)."""
+    exact = "_".join(keywords)
+    if exact in options and type(options[exact]) is type(value):
+        return exact
+    for name, current in options.items():
+        if all(k in name for k in keywords) and type(current) is type(value):
+            return name
+    # A float option may be written as an int in the preset, and vice versa.
+    for name, current in options.items():
+        if all(k in name for k in keywords) and isinstance(current, (int, float)) and not isinstance(
+            current, bool
+        ) and isinstance(value, (int, float)) and not isinstance(value, bool):
+            return name
+    return None
+
+
+def resolve(config: Config) -> Tuple[Optional[pachisi.Rules], str]:
+    """The rules of a configuration, or None and the reason it is skipped."""
+    try:
+        base = pachisi.Rules(config.variant)
+    except pachisi.PachisiError as e:
+        return None, f"preset unavailable: {e}"
+    if pachisi.Game(base, seed=0).is_over:
+        return None, "rule system not available yet (placeholder preset)"
+    options = dict(config.options)
+    if config.switches:
+        found = None
+        for keywords, value in config.switches:
+            name = _find_option(base.options, keywords, value)
+            if name is not None:
+                found = (name, value)
+                break
+        if found is None:
+            return None, f"no option matching {[k for k, _ in config.switches]} in {config.variant}"
+        options[found[0]] = found[1]
+    try:
+        return pachisi.Rules(base, **options), ""
+    except pachisi.PachisiError as e:
+        return None, f"invalid rules: {e}"
+
+
+def fair_share(summary: Dict[str, Any]) -> float:
+    """A seat's win rate if no seat had an edge: the winners per game spread over the seats."""
+    rates = summary["win_rate"]
+    return sum(rates) / len(rates) if rates else 0.0
+
+
+def choose_games(rules: pachisi.Rules, seconds: float, threads: Optional[int]) -> Tuple[int, float]:
+    """Games that fit `seconds`, from a timed pilot batch; and the measured games per second."""
+    start = time.perf_counter()
+    pachisi.simulate(rules, games=PILOT_GAMES, seed=12345, threads=threads)
+    rate = PILOT_GAMES / max(time.perf_counter() - start, 1e-6)
+    games = int(rate * seconds)
+    return max(MIN_GAMES, min(MAX_GAMES, games)), rate
+
+
+def run(
+    configs: Sequence[Config],
+    budget: float,
+    games: Optional[int],
+    seed: int,
+    threads: Optional[int],
+    progress: bool,
+) -> List[Dict[str, Any]]:
+    resolved = [(c, *resolve(c)) for c in configs]
+    active = [r for r in resolved if r[1] is not None]
+    per_config = budget / max(len(active), 1)
+    rows: List[Dict[str, Any]] = []
+    for config, rules, note in resolved:
+        row: Dict[str, Any] = {"label": config.label, "variant": config.variant}
+        if rules is None:
+            row["skipped"] = note
+            print(f"  {config.label}: skipped ({note})", file=sys.stderr)
+            rows.append(row)
+            continue
+        n = games
+        if n is None:
+            n, rate = choose_games(rules, per_config, threads)
+            print(
+                f"  {config.label}: {rate:,.0f} games/s in the pilot -> {n:,} games",
+                file=sys.stderr,
+            )
+        result = pachisi.simulate(rules, games=n, seed=seed, threads=threads, progress=progress)
+        s = result.to_dict()
+        fair = fair_share(s)
+        edge = s["win_rate"][0] - fair
+        # The seat-0 edge's interval: the Wilson interval of seat 0 shifted by the fair share.
+        lo, hi = s["win_rate_ci"][0]
+        row.update(
+            {
+                "rules": rules.to_dict(),
+                "rules_repr": repr(rules),
+                "result": s,
+                "fair_share": fair,
+                "seat0_edge": edge,
+                "seat0_edge_ci": [lo - fair, hi - fair],
+            }
+        )
+        rows.append(row)
+    return rows
+
+
+def table(rows: Sequence[Dict[str, Any]]) -> str:
+    """The analysis as a text table."""
+    head = (
+        f"{'variant':38} {'games':>8} {'seat win rates % [95% CI]':<64} {'seat0 edge':>10} "
+        f"{'rolls':>7} {'median':>6} {'capt.':>6}"
+    )
+    lines = [head, "-" * len(head)]
+    for row in rows:
+        if "skipped" in row:
+            lines.append(f"{row['label']:38} skipped: {row['skipped']}")
+            continue
+        s = row["result"]
+        seats = "  ".join(
+            f"{100 * r:.1f} [{100 * lo:.1f},{100 * hi:.1f}]"
+            for r, (lo, hi) in zip(s["win_rate"], s["win_rate_ci"])
+        )
+        lines.append(
+            f"{row['label']:38} {s['games']:>8} {seats:<64} {100 * row['seat0_edge']:>+9.2f}% "
+            f"{s['mean_rolls']:>7.1f} {s['median_rolls']:>6.0f} {s['mean_captures']:>6.2f}"
+        )
+        if s["unfinished"]:
+            lines.append(f"{'':38} ({s['unfinished']} games hit the roll limit)")
+    return "\n".join(lines)
+
+
+def chart(rows: Sequence[Dict[str, Any]], path: Path) -> bool:
+    """Win rates with intervals, game length and captures per variant, as a PNG."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib is not installed: no chart", file=sys.stderr)
+        return False
+    done = [r for r in rows if "skipped" not in r]
+    if not done:
+        return False
+    labels = [r["label"] for r in done]
+    y = list(range(len(done)))
+    fig, axes = plt.subplots(
+        1, 3, figsize=(17, 0.6 * len(done) + 2.6), sharey=True, gridspec_kw={"width_ratios": [3, 1.4, 1.2]}
+    )
+    ax = axes[0]
+    max_seats = max(r["result"]["seats"] for r in done)
+    colours = ["#e8b400", "#1f6fd1", "#d62828", "#2a9d3a"]
+    height = 0.8 / max_seats
+    # Win rates differ from a fair share by a few points at most: plot the difference.
+    for seat in range(max_seats):
+        xs, ys, err_lo, err_hi = [], [], [], []
+        for i, r in enumerate(done):
+            s = r["result"]
+            if seat >= s["seats"]:
+                continue
+            rate = s["win_rate"][seat]
+            lo, hi = s["win_rate_ci"][seat]
+            xs.append(100 * (rate - r["fair_share"]))
+            ys.append(i - 0.4 + height * (seat + 0.5))
+            err_lo.append(100 * (rate - lo))
+            err_hi.append(100 * (hi - rate))
+        ax.barh(ys, xs, height=height * 0.9, color=colours[seat % 4], label=f"seat {seat}",
+                xerr=[err_lo, err_hi], error_kw={"elinewidth": 1, "capsize": 2})
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_yticks(y)
+    ax.set_yticklabels([f"{r['label']}\n(fair share {100 * r['fair_share']:.0f}%)" for r in done])
+    ax.invert_yaxis()
+    ax.set_xlabel("win rate minus fair share, percentage points (95% Wilson interval)")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=4, fontsize=8, frameon=False)
+    ax.set_title("Seat advantage (random play)")
+
+    ax = axes[1]
+    means = [r["result"]["mean_rolls"] for r in done]
+    medians = [r["result"]["median_rolls"] for r in done]
+    ax.barh(y, means, color="#888", label="mean")
+    ax.scatter(medians, y, color="black", marker="|", s=200, label="median", zorder=3)
+    ax.set_xlabel("rolls per game")
+    ax.legend(loc="lower right", fontsize=8)
+    ax.set_title("Game length")
+
+    ax = axes[2]
+    ax.barh(y, [r["result"]["mean_captures"] for r in done], color="#b5523b")
+    ax.set_xlabel("captures per game (mean)")
+    ax.set_title("Captures")
+    games = sum(r["result"]["games"] for r in done)
+    fig.suptitle(f"pachisi variant analysis: {games:,} simulated games, uniform random policy")
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m pachisi.analysis", description=__doc__.split("\n")[0])
+    parser.add_argument("--out", default="out", help="output directory (default: out)")
+    parser.add_argument("--budget", type=float, default=120.0,
+                        help="seconds of simulation in all (default 120); sets the game counts")
+    parser.add_argument("--games", type=int, default=None, help="games per variant (overrides --budget)")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
+    parser.add_argument("--progress", action="store_true", help="show progress on stderr")
+    args = parser.parse_args(argv)
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    print(f"pachisi {pachisi.__version__}: analysing {len(CONFIGS)} variants", file=sys.stderr)
+    rows = run(CONFIGS, args.budget, args.games, args.seed, args.threads, args.progress)
+    elapsed = time.perf_counter() - started
+    print(table(rows))
+    report = {
+        "pachisi_version": pachisi.__version__,
+        "seed": args.seed,
+        "policy": "random",
+        "seconds": elapsed,
+        "variants": rows,
+    }
+    (out / "analysis.json").write_text(json.dumps(report, indent=2), encoding="utf-8")
+    drew = chart(rows, out / "analysis.png")
+    print(
+        f"\nwrote {out / 'analysis.json'}" + (f" and {out / 'analysis.png'}" if drew else "")
+        + f" in {elapsed:.1f} s",
+    )
+    if not any("skipped" not in r for r in rows):
+        print("no variant could be simulated (every rule system is still a placeholder)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,164 @@
+//! The exception hierarchy: one Python class per `pachisi::Error` variant, and a guard that keeps
+//! panics from crossing into Python.
+
+use pyo3::exceptions::{PyException, PyValueError};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyTuple, PyType};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+pyo3::create_exception!(
+    pachisi,
+    PachisiError,
+    PyException,
+    "Base class of every error the pachisi engine raises."
+);
+
+/// The error classes below `PachisiError`, in the order of [`Kind`].
+const CLASSES: [(&str, bool, &str); 8] = [
+    (
+        "UnknownVariantError",
+        true,
+        "A preset name that the engine does not know.",
+    ),
+    (
+        "InvalidRulesError",
+        true,
+        "An unknown option, a wrong option type or value, or an invalid combination.",
+    ),
+    (
+        "InvalidJsonError",
+        true,
+        "JSON that cannot be parsed or has the wrong shape.",
+    ),
+    (
+        "InvalidNotationError",
+        true,
+        "Position or move notation that cannot be parsed.",
+    ),
+    (
+        "InvalidPositionError",
+        true,
+        "A position that parses but cannot occur.",
+    ),
+    (
+        "InvalidRollError",
+        true,
+        "Dice or a throw that this variant cannot produce here.",
+    ),
+    (
+        "IllegalMoveError",
+        true,
+        "A play or step that is not legal now.",
+    ),
+    (
+        "WrongPhaseError",
+        false,
+        "A call that does not fit the game's phase (a play when a roll is due, anything after the end, undo with no history).",
+    ),
+];
+
+/// Which exception class to raise.
+#[derive(Copy, Clone, Debug)]
+pub enum Kind {
+    UnknownVariant = 0,
+    InvalidRules = 1,
+    InvalidJson = 2,
+    InvalidNotation = 3,
+    InvalidPosition = 4,
+    InvalidRoll = 5,
+    IllegalMove = 6,
+    WrongPhase = 7,
+}
+
+static TYPES: PyOnceLock<Vec<Py<PyType>>> = PyOnceLock::new();
+
+/// The exception classes, created once: `type(name, bases, namespace)`, so the input-validation
+/// errors can subclass both `PachisiError` and `ValueError`.
+pub fn error_types(py: Python<'_>) -> PyResult<&Vec<Py<PyType>>> {
+    TYPES.get_or_try_init(py, || {
+        let builtins_type = py.get_type::<PyType>();
+        let base = py.get_type::<PachisiError>();
+        let value_error = py.get_type::<PyValueError>();
+        let mut out = Vec::with_capacity(CLASSES.len());
+        for (name, is_value_error, doc) in CLASSES {
+            let bases = if is_value_error {
+                PyTuple::new(py, [base.clone(), value_error.clone()])?
+            } else {
+                PyTuple::new(py, [base.clone()])?
+            };
+            let ns = PyDict::new(py);
+            ns.set_item("__module__", "pachisi")?;
+            ns.set_item("__doc__", doc)?;
+            let cls = builtins_type.call1((name, bases, ns))?;
+            out.push(cls.cast_into::<PyType>()?.unbind());
+        }
+        Ok(out)
+    })
+}
+
+/// Adds `PachisiError` and its subclasses to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("PachisiError", py.get_type::<PachisiError>())?;
+    let types = error_types(py)?;
+    for ((name, _, _), ty) in CLASSES.iter().zip(types) {
+        m.add(*name, ty.bind(py))?;
+    }
+    Ok(())
+}
+
+/// An exception of class `kind` with `message`.
+pub fn new_err(kind: Kind, message: impl Into<String>) -> PyErr {
+    let message = message.into();
+    Python::attach(|py| match error_types(py) {
+        Ok(types) => PyErr::from_type(types[kind as usize].bind(py).clone(), message),
+        Err(e) => e,
+    })
+}
+
+/// The Python exception for an engine error.
+pub fn to_pyerr(e: pachisi::Error) -> PyErr {
+    use pachisi::Error as E;
+    let message = e.to_string();
+    let kind = match e {
+        E::UnknownVariant { .. } => Kind::UnknownVariant,
+        E::InvalidRules(_) => Kind::InvalidRules,
+        E::InvalidJson(_) => Kind::InvalidJson,
+        E::InvalidNotation(_) => Kind::InvalidNotation,
+        E::InvalidPosition(_) => Kind::InvalidPosition,
+        E::InvalidRoll(_) => Kind::InvalidRoll,
+        E::IllegalMove(_) => Kind::IllegalMove,
+        E::WrongPhase(_) => Kind::WrongPhase,
+        _ => return PachisiError::new_err(message),
+    };
+    new_err(kind, message)
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic".to_string()
+    }
+}
+
+/// Runs engine code; an engine error becomes its exception class and a panic (a bug) becomes
+/// `PachisiError("internal error: ...")` instead of crossing into Python.
+pub fn guard<T>(f: impl FnOnce() -> pachisi::Result<T>) -> PyResult<T> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(v)) => Ok(v),
+        Ok(Err(e)) => Err(to_pyerr(e)),
+        Err(payload) => Err(PachisiError::new_err(format!(
+            "internal error in the pachisi engine: {}",
+            panic_message(payload.as_ref())
+        ))),
+    }
+}
+
+/// Like [`guard`] for code that cannot fail except by panicking.
+pub fn guard_ok<T>(f: impl FnOnce() -> T) -> PyResult<T> {
+    guard(|| Ok(f()))
+}

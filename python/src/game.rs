@@ -1,0 +1,459 @@
+//! `pachisi.Game`: one game of any variant.
+
+use crate::convert::{json_to_py, roll_from_py, roll_to_py, serde_to_py};
+use crate::errors::{Kind, guard, guard_ok, new_err};
+use crate::moves::{PyPlay, PyStep, steps_from_py, steps_to_list};
+use crate::rules::{PyRules, changed_options, rules_from, rules_repr};
+use pachisi::{Event, Game, Node, Play};
+use pyo3::IntoPyObjectExt;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+
+/// A seed from the operating system's hasher keys, when the caller gives none.
+fn fresh_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(0x5eed);
+    h.finish()
+}
+
+fn node_name(node: Node) -> &'static str {
+    match node {
+        Node::Chance => "chance",
+        Node::Decision => "decision",
+        Node::Over => "over",
+    }
+}
+
+/// Move notation of every play in the log, in log order (by undoing a copy of the game back to
+/// the position before each play).
+pub fn play_notations(game: &Game) -> Vec<(usize, String)> {
+    let log = game.log();
+    let mut pending: Vec<usize> = log
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| matches!(e, Event::Play { .. }))
+        .map(|(i, _)| i)
+        .collect();
+    let mut out = Vec::with_capacity(pending.len());
+    let mut g = game.clone();
+    while let Some(&i) = pending.last() {
+        if g.log().len() <= i {
+            if let Event::Play { play, .. } = &log[i] {
+                out.push((i, g.format_play(play)));
+            }
+            pending.pop();
+            continue;
+        }
+        if g.undo().is_err() {
+            break;
+        }
+    }
+    out.reverse();
+    out
+}
+
+/// One game of any variant: position, turn, the pending roll, its seeded generator and history.
+///
+/// ``Game("parcheesi", seed=7, seats=2)`` or ``Game(rules, seed=...)``; keyword arguments other
+/// than ``seed`` are rule options. Without a seed the game gets a random one.
+///
+/// The turn alternates between a chance node (call ``roll()``) and a decision node (choose one of
+/// ``legal_plays()`` and ``play()`` it). A roll that cannot be played at all is forfeited at once
+/// by ``roll()``: the game is then at a chance node again and ``legal_plays()`` is ``[]``.
+#[pyclass(module = "pachisi", name = "Game")]
+#[derive(Clone)]
+pub struct PyGame {
+    pub inner: Game,
+}
+
+impl PyGame {
+    fn make_play(&self, play: Play) -> PyPlay {
+        PyPlay {
+            notation: self.inner.format_play(&play),
+            inner: play,
+        }
+    }
+}
+
+#[pymethods]
+impl PyGame {
+    #[new]
+    #[pyo3(signature = (rules, seed=None, **options))]
+    fn new(
+        rules: &Bound<'_, PyAny>,
+        seed: Option<u64>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let rules = rules_from(rules, options)?;
+        let seed = seed.unwrap_or_else(fresh_seed);
+        Ok(PyGame {
+            inner: guard_ok(|| Game::new(&rules, seed))?,
+        })
+    }
+
+    /// A game from a position in the variant's notation (as ``position`` writes it).
+    #[staticmethod]
+    #[pyo3(signature = (rules, position, seed=None, **options))]
+    fn from_position(
+        rules: &Bound<'_, PyAny>,
+        position: &str,
+        seed: Option<u64>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let rules = rules_from(rules, options)?;
+        let seed = seed.unwrap_or_else(fresh_seed);
+        Ok(PyGame {
+            inner: guard(|| Game::from_position(&rules, position, seed))?,
+        })
+    }
+
+    /// Reads a whole game written by ``to_json()`` (rules, position, generator, history).
+    #[staticmethod]
+    fn from_json(text: &str) -> PyResult<Self> {
+        Ok(PyGame {
+            inner: guard(|| Game::from_json(text))?,
+        })
+    }
+
+    /// The whole game as JSON text; ``Game.from_json`` restores it exactly (undo included).
+    fn to_json(&self) -> PyResult<String> {
+        guard_ok(|| self.inner.to_json())
+    }
+
+    /// The rules this game plays by.
+    #[getter]
+    fn rules(&self) -> PyRules {
+        PyRules {
+            inner: self.inner.rules().clone(),
+        }
+    }
+
+    /// The preset name.
+    #[getter]
+    fn variant(&self) -> &'static str {
+        self.inner.variant()
+    }
+
+    /// Number of seats.
+    #[getter]
+    fn seats(&self) -> u8 {
+        self.inner.seats()
+    }
+
+    /// The current position in the variant's notation (round-trips through ``from_position``).
+    #[getter]
+    fn position(&self) -> PyResult<String> {
+        guard_ok(|| self.inner.position())
+    }
+
+    /// The seat to roll or to play.
+    #[getter]
+    fn to_move(&self) -> PyResult<u8> {
+        guard_ok(|| self.inner.to_move())
+    }
+
+    /// ``"chance"`` (a roll is due), ``"decision"`` (a play is due) or ``"over"``.
+    #[getter]
+    fn node(&self) -> PyResult<&'static str> {
+        guard_ok(|| node_name(self.inner.node()))
+    }
+
+    /// Whether the next event is a roll.
+    fn is_chance_node(&self) -> PyResult<bool> {
+        guard_ok(|| self.inner.is_chance_node())
+    }
+
+    /// Whether the seat to move must choose a play now.
+    fn is_decision_node(&self) -> PyResult<bool> {
+        guard_ok(|| self.inner.node() == Node::Decision)
+    }
+
+    /// Whether the game has ended.
+    #[getter]
+    fn is_over(&self) -> PyResult<bool> {
+        guard_ok(|| self.inner.is_over())
+    }
+
+    /// The lowest winning seat, or ``None`` while the game goes on.
+    #[getter]
+    fn winner(&self) -> PyResult<Option<u8>> {
+        guard_ok(|| self.inner.winner())
+    }
+
+    /// Every winning seat (a whole team wins together); empty while the game goes on.
+    #[getter]
+    fn winners(&self) -> PyResult<Vec<u8>> {
+        guard_ok(|| match self.inner.outcome() {
+            Some(o) => (0..self.inner.seats())
+                .filter(|&s| o.is_winner(s))
+                .collect(),
+            None => Vec::new(),
+        })
+    }
+
+    /// Points won (1 in the Pachisi family; 1, 2 or 3 times the cube in backgammon), or ``None``.
+    #[getter]
+    fn points(&self) -> PyResult<Option<u32>> {
+        guard_ok(|| self.inner.outcome().map(|o| o.points))
+    }
+
+    /// Per-seat returns (zero-sum); zeros while the game goes on.
+    fn returns(&self) -> PyResult<Vec<f64>> {
+        guard_ok(|| self.inner.returns())
+    }
+
+    /// The outcomes of the roll due now with their probabilities, ``[(dice, p), ...]``; dice are a
+    /// tuple ``(a, b)`` or an int (cowries mouth up). Empty unless at a chance node.
+    fn chance_outcomes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let outcomes = guard_ok(|| self.inner.chance_outcomes())?;
+        let list = PyList::empty(py);
+        for o in outcomes {
+            list.append((roll_to_py(py, o.roll)?, o.probability))?;
+        }
+        Ok(list)
+    }
+
+    /// Rolls: with no argument from the game's seeded generator, else the given dice (validated:
+    /// ``(a, b)`` for two dice, an int for cowries). Returns the roll.
+    ///
+    /// If the roll cannot be played at all it is forfeited at once: the game is then at a chance
+    /// node again (the next seat's roll, or an extra roll) and ``legal_plays()`` is ``[]``.
+    #[pyo3(signature = (dice=None))]
+    fn roll<'py>(
+        &mut self,
+        py: Python<'py>,
+        dice: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        match dice {
+            None => {
+                let r = guard(|| self.inner.roll())?;
+                roll_to_py(py, r)
+            }
+            Some(d) => {
+                let r = roll_from_py(d)?;
+                guard(|| self.inner.set_roll(r))?;
+                roll_to_py(py, r)
+            }
+        }
+    }
+
+    /// Every legal complete play of the roll, one per distinct resulting position (beginning with
+    /// the steps already taken, if any). An empty list means no play is due: a roll is due, the
+    /// game is over, or the last roll could not be played and was forfeited.
+    fn legal_plays(&self) -> PyResult<Vec<PyPlay>> {
+        let plays = guard_ok(|| self.inner.legal_plays())?;
+        guard_ok(|| plays.into_iter().map(|p| self.make_play(p)).collect())
+    }
+
+    /// The next steps that begin (or continue) at least one legal play.
+    fn legal_steps(&self) -> PyResult<Vec<PyStep>> {
+        let steps = guard_ok(|| self.inner.legal_steps())?;
+        Ok(steps.into_iter().map(|s| PyStep { inner: s }).collect())
+    }
+
+    /// The steps of the current play taken so far with ``step()``.
+    #[getter]
+    fn taken<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        steps_to_list(py, self.inner.taken())
+    }
+
+    /// Parses move notation into the legal play it names.
+    fn parse_play(&self, text: &str) -> PyResult<PyPlay> {
+        let p = guard(|| self.inner.parse_play(text))?;
+        guard_ok(|| self.make_play(p))
+    }
+
+    /// Makes a complete play: a ``Play`` from ``legal_plays()``, or its notation (a ``str``).
+    /// An illegal play raises ``IllegalMoveError`` and leaves the game unchanged.
+    fn play(&mut self, play: &Bound<'_, PyAny>) -> PyResult<()> {
+        if let Ok(p) = play.cast::<PyPlay>() {
+            let p = p.get().inner;
+            return guard(|| self.inner.play(&p));
+        }
+        if let Ok(s) = play.cast::<PyString>() {
+            let text = s.to_cow()?.into_owned();
+            return guard(|| self.inner.play_notation(&text));
+        }
+        if play.is_instance_of::<PyList>() || play.is_instance_of::<PyTuple>() {
+            let p = steps_from_py(play)?;
+            return guard(|| self.inner.play(&p));
+        }
+        Err(new_err(
+            Kind::IllegalMove,
+            "play() takes a pachisi.Play, its notation (str) or a list of Steps",
+        ))
+    }
+
+    /// Takes one step (from ``legal_steps()``); when the steps taken form a complete play that
+    /// nothing extends, the play ends by itself.
+    fn step(&mut self, step: &Bound<'_, PyStep>) -> PyResult<()> {
+        let s = step.get().inner;
+        guard(|| self.inner.step(&s))
+    }
+
+    /// Ends the current play with the steps taken so far (they must form a complete legal play;
+    /// with none taken this is a pass, where the variant allows one).
+    fn finish_play(&mut self) -> PyResult<()> {
+        guard(|| self.inner.finish_play())
+    }
+
+    /// Takes back the last roll, play, step or finish (the generator is restored too).
+    fn undo(&mut self) -> PyResult<()> {
+        guard(|| self.inner.undo())
+    }
+
+    /// How many actions ``undo()`` can take back.
+    #[getter]
+    fn history_len(&self) -> usize {
+        self.inner.history_len()
+    }
+
+    /// An independent copy (same generator state: both copies roll the same dice).
+    fn copy(&self) -> Self {
+        self.clone()
+    }
+
+    fn __copy__(&self) -> Self {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        self.clone()
+    }
+
+    /// Everything that happened, in order: dicts ``{"event": "roll", "seat", "roll"}``,
+    /// ``{"event": "play", "seat", "play"}`` (a ``Play``) and ``{"event": "forfeit", "seat"}``.
+    #[getter]
+    fn log<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let notations = guard_ok(|| play_notations(&self.inner))?;
+        let mut names = notations.into_iter().peekable();
+        let list = PyList::empty(py);
+        for (i, e) in self.inner.log().iter().enumerate() {
+            let d = PyDict::new(py);
+            match e {
+                Event::Roll { seat, roll } => {
+                    d.set_item("event", "roll")?;
+                    d.set_item("seat", seat)?;
+                    d.set_item("roll", roll_to_py(py, *roll)?)?;
+                }
+                Event::Play { seat, play } => {
+                    let mut notation = String::new();
+                    if let Some((j, _)) = names.peek()
+                        && *j == i
+                        && let Some((_, n)) = names.next()
+                    {
+                        notation = n;
+                    }
+                    d.set_item("event", "play")?;
+                    d.set_item("seat", seat)?;
+                    d.set_item(
+                        "play",
+                        PyPlay {
+                            inner: *play,
+                            notation,
+                        },
+                    )?;
+                }
+                Event::Forfeit { seat } => {
+                    d.set_item("event", "forfeit")?;
+                    d.set_item("seat", seat)?;
+                }
+            }
+            list.append(d)?;
+        }
+        Ok(list)
+    }
+
+    /// The last play made (not a forfeit) as ``(seat, Play)``, or ``None``.
+    fn last_play(&self) -> PyResult<Option<(u8, PyPlay)>> {
+        let Some((seat, play)) = guard_ok(|| self.inner.last_play())? else {
+            return Ok(None);
+        };
+        let notation = guard_ok(|| play_notations(&self.inner))?
+            .pop()
+            .map(|(_, n)| n)
+            .unwrap_or_default();
+        Ok(Some((
+            seat,
+            PyPlay {
+                inner: play,
+                notation,
+            },
+        )))
+    }
+
+    /// The board kind: ``"race"`` (the Parcheesi board), ``"cross"`` (classic) or
+    /// ``"backgammon"``.
+    #[getter]
+    fn board(&self) -> &'static str {
+        match self.inner.board() {
+            pachisi::BoardKind::Race => "race",
+            pachisi::BoardKind::Cross => "cross",
+            pachisi::BoardKind::Backgammon => "backgammon",
+        }
+    }
+
+    /// Every piece (or group of pieces) and its absolute place:
+    /// ``[{"seat", "piece", "place": {"zone", ...}, "count"}, ...]``.
+    fn pieces<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let pieces = guard_ok(|| self.inner.pieces())?;
+        let out = serde_to_py(py, &pieces)?;
+        // `piece` is None for groups without identity, as in Step.
+        for item in out.try_iter()? {
+            let item = item?;
+            let d = item.cast::<PyDict>()?;
+            if let Some(p) = d.get_item("piece")?
+                && p.extract::<u8>().ok() == Some(pachisi::NO_PIECE)
+            {
+                d.set_item("piece", py.None())?;
+            }
+        }
+        Ok(out)
+    }
+
+    /// The absolute place of a seat-relative position (a step's ``from_`` or ``to``).
+    fn place<'py>(&self, py: Python<'py>, seat: u8, pos: u8) -> PyResult<Bound<'py, PyAny>> {
+        let place = guard_ok(|| self.inner.place(seat, pos))?;
+        serde_to_py(py, &place)
+    }
+
+    /// The engine's state (position, turn, pending roll) as a dict, for debugging.
+    fn state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let v = guard_ok(|| self.inner.state_value())?;
+        json_to_py(py, &v)
+    }
+
+    /// The board as an SVG document (pieces, stacks, safe squares, the last play marked).
+    #[pyo3(signature = (size=560.0))]
+    fn svg(&self, size: f64) -> PyResult<String> {
+        let size = if size.is_finite() && size > 50.0 {
+            size
+        } else {
+            560.0
+        };
+        guard_ok(|| crate::svg::render(&self.inner, size))
+    }
+
+    fn _repr_svg_(&self) -> PyResult<String> {
+        self.svg(560.0)
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let rules = self.inner.rules();
+        let first = if changed_options(rules).is_empty() {
+            format!("'{}'", rules.variant())
+        } else {
+            rules_repr(py, rules)?
+        };
+        let position = guard_ok(|| self.inner.position())?;
+        let position = PyString::new(py, &position).repr()?;
+        Ok(format!("Game.from_position({first}, {position})"))
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let ctor = py.get_type::<PyGame>().getattr("from_json")?;
+        let args = (self.to_json()?,).into_bound_py_any(py)?;
+        PyTuple::new(py, [ctor, args])
+    }
+}

@@ -1,0 +1,43 @@
+"""The variant analysis (python -m pachisi.analysis) on a small number of games."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import pachisi
+from pachisi import analysis
+
+
+def test_analysis_small_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert analysis.main(["--out", str(tmp_path), "--games", "150", "--seed", "1"]) == 0
+    report = json.loads((tmp_path / "analysis.json").read_text())
+    rows = report["variants"]
+    assert [r["label"] for r in rows] == [c.label for c in analysis.CONFIGS]
+    done = [r for r in rows if "skipped" not in r]
+    for r in done:
+        s = r["result"]
+        assert s["games"] == 150
+        assert abs(sum(s["win_rate"]) - r["fair_share"] * s["seats"]) < 1e-9
+        assert r["seat0_edge_ci"][0] <= r["seat0_edge"] <= r["seat0_edge_ci"][1]
+        # The rules actually simulated are the ones the label names.
+        assert pachisi.Rules.from_json(json.dumps(r["rules"])).variant == r["variant"]
+    if done:
+        assert (tmp_path / "analysis.png").stat().st_size > 10_000
+    out = capsys.readouterr().out
+    assert "Parcheesi" in out and "analysis.json" in out
+
+
+def test_rule_switches_resolve_to_real_options() -> None:
+    for config in analysis.CONFIGS:
+        rules, note = analysis.resolve(config)
+        if rules is None:
+            assert "placeholder" in note, f"{config.label}: {note}"
+            continue
+        changed = {k: v for k, v in rules.options.items() if pachisi.Rules(config.variant).options[k] != v}
+        if config.switches or config.options:
+            assert changed, f"{config.label} changes no option"
+        else:
+            assert not changed
