@@ -1,11 +1,13 @@
 # Backgammon cross-check against GNU Backgammon (tests/crosscheck/backgammon_crosscheck.py).
-# Uses the repository's virtualenv (.venv); installs the gnubg Python bindings (and OpenSpiel,
-# kept for ad-hoc comparisons) there, builds the bg_moves example in release and compares every
-# legal play set for CROSSCHECK_POSITIONS positions x 21 rolls.
+# Uses the repository's virtualenv (.venv); installs the gnubg Python bindings and OpenSpiel
+# there, builds the bg_moves example in release and compares every legal play set for
+# CROSSCHECK_POSITIONS positions x 21 rolls with gnubg, and every turn of
+# CROSSCHECK_OPENSPIEL_GAMES random OpenSpiel games.
 CROSSCHECK_VENV ?= .venv
 CROSSCHECK_PY := $(CROSSCHECK_VENV)/bin/python
 CROSSCHECK_POSITIONS ?= 10000
 CROSSCHECK_SEED ?= 20261202
+CROSSCHECK_OPENSPIEL_GAMES ?= 100
 
 .PHONY: crosscheck crosscheck-deps
 
@@ -20,4 +22,5 @@ crosscheck: crosscheck-deps
 	cargo build --release -p pachisi --example bg_moves
 	$(CROSSCHECK_PY) tests/crosscheck/backgammon_crosscheck.py \
 		--moves target/release/examples/bg_moves \
-		--positions $(CROSSCHECK_POSITIONS) --seed $(CROSSCHECK_SEED)
+		--positions $(CROSSCHECK_POSITIONS) --seed $(CROSSCHECK_SEED) \
+		--openspiel-games $(CROSSCHECK_OPENSPIEL_GAMES)

@@ -3,7 +3,8 @@
 //! Reads lines `POSITION_ID D1 D2` on stdin (the GNU Backgammon Position ID with the side on roll
 //! first, and the dice) and prints for each line the Position IDs of every distinct legal play's
 //! result, still from the mover's side (the turn is not passed), sorted and space separated, or
-//! `-` when the roll cannot be played; a bad line prints `error: ...`.
+//! `-` when the roll cannot be played; a bad line prints `error: ...`. With `--notation` each
+//! result is followed by `=` and the play's notation with `_` for spaces (`sGfw...=8/5_6/5`).
 //!
 //! ```text
 //! $ echo "4HPwATDgc/ABMA 3 1" | cargo run --release --example bg_moves
@@ -17,6 +18,7 @@ fn answer(
     sys: &impl RuleSystem<State = BgState>,
     line: &str,
     buf: &mut Vec<Play>,
+    notation: bool,
 ) -> Result<String, String> {
     let mut parts = line.split_whitespace();
     let (Some(id), Some(a), Some(b), None) =
@@ -47,7 +49,12 @@ fn answer(
             for st in p.steps() {
                 sys.apply_step(&mut t, st);
             }
-            position_id(&t.checkers[0], &t.checkers[1])
+            let id = position_id(&t.checkers[0], &t.checkers[1]);
+            if notation {
+                format!("{id}={}", sys.format_play(&s, p).replace(' ', "_"))
+            } else {
+                id
+            }
         })
         .collect();
     ids.sort();
@@ -61,12 +68,13 @@ fn main() {
     let stdin = std::io::stdin();
     let mut out = BufWriter::new(std::io::stdout().lock());
     let mut buf = Vec::new();
+    let notation = std::env::args().any(|a| a == "--notation");
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
         if line.trim().is_empty() {
             continue;
         }
-        let text = match answer(&sys, &line, &mut buf) {
+        let text = match answer(&sys, &line, &mut buf, notation) {
             Ok(t) => t,
             Err(e) => format!("error: {e}"),
         };

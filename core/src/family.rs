@@ -42,7 +42,7 @@
 
 use crate::board::{SIDE_SPACING, TRACK_LEN, entry_square, is_safe, side_of_seat};
 use crate::dice::{ChanceOutcome, GameRng, Roll, roll_two_dice, two_dice_outcomes};
-use crate::play::{Play, Step, StepKind, dedup_by_result};
+use crate::play::{Play, Step, StepKind};
 use crate::system::{BoardKind, Node, Orders, Outcome, PieceView, Place, RuleSystem, SystemRules};
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -98,6 +98,9 @@ pub struct FamilyRules {
     pub doubles_extra_roll: bool,
     /// F-H: off (default) capturing is a choice; on, a play that captures must be chosen if any.
     pub compulsory_capture: bool,
+    /// F-F: off (default) only a die showing five enters; on, a sum of five (4-1, 3-2) may
+    /// enter a piece too, using both dice.
+    pub sum_of_five_enters: bool,
 }
 
 impl FamilyRules {
@@ -116,6 +119,7 @@ impl FamilyRules {
             entry_tries: 3,
             doubles_extra_roll: true,
             compulsory_capture: false,
+            sum_of_five_enters: false,
         }
     }
 }
@@ -177,12 +181,23 @@ impl SystemRules for FamilyRules {
 
 const NONE: u8 = u8::MAX;
 
-/// Whose turn it is, the roll being played and every piece: a plain `Copy` value (24 bytes).
+/// Whose turn it is, the roll being played and every piece: a plain `Copy` value (22 bytes).
 ///
 /// Pieces of colour `c` are `pos[c]` in the colour's own coordinates (see the module docs);
 /// bit `4 * c + i` of `played` says whether piece `i` has ever been in play, which tells a
 /// captured piece (`x`) from a never-played one (`n`) in the start area (FAM-1, FAM-5b).
 /// Seats not in play keep all zeros.
+///
+/// ```
+/// use pachisi::family::{FamilyRules, FamilyState};
+/// use pachisi::{RuleSystem, SystemRules};
+/// let sys = FamilyRules::family().build().unwrap();
+/// let s: FamilyState = sys.parse_position("1:0:- x,n,12,h/n,n,n,n/n,n,n,n/n,n,n,n").unwrap();
+/// assert_eq!(s.pos[0], [0, 0, 12, 77]);
+/// // Sorted `n`, `x`, 12, `h`: all but the never-played first piece have been in play.
+/// assert_eq!(s.played & 0xF, 0b1110);
+/// assert!(std::mem::size_of::<FamilyState>() <= 64);
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct FamilyState {
     /// Piece positions per colour.
@@ -221,7 +236,7 @@ impl FamilyState {
             for (i, code) in codes.iter_mut().enumerate() {
                 *code = self.pos[c as usize][i] << 1 | self.is_played(c, i) as u8;
             }
-            codes.sort_unstable();
+            sort4(&mut codes);
             for code in codes {
                 k = k << 8 | code as u128;
             }
@@ -257,6 +272,11 @@ struct Gen<'a> {
     out: &'a mut Vec<Play>,
     keys: &'a mut Vec<u128>,
     uses: &'a mut Vec<u8>,
+    /// Listing one play per result: (position, value index, values used, frozen pieces)
+    /// already explored are pruned (their continuations give the same results).
+    seen: Option<&'a mut Seen>,
+    /// Tag bit of the second, reversed-order search (`higher_die_first` off).
+    run: u32,
     values: [u8; 4],
     count: usize,
     colour: u8,
@@ -266,8 +286,83 @@ struct Gen<'a> {
     six_five: bool,
 }
 
+/// Result keys, values used per play, and the set of positions seen.
+type Scratch = (Vec<u128>, Vec<u8>, Seen);
+
+/// An open-addressing set of (position key, tag) pairs, cleared in O(1) by bumping a stamp:
+/// reused by every generator call of a thread, so it allocates only while growing.
+struct Seen {
+    slots: Vec<(u128, u32, u32)>,
+    stamp: u32,
+    len: usize,
+}
+
+impl Seen {
+    const fn new() -> Seen {
+        Seen {
+            slots: Vec::new(),
+            stamp: 0,
+            len: 0,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            // Stamp wrapped: old entries could look current.
+            self.slots.iter_mut().for_each(|e| e.2 = 0);
+            self.stamp = 1;
+        }
+        if self.slots.is_empty() {
+            self.slots = vec![(0, 0, 0); 1024];
+        }
+    }
+
+    fn slot(&self, key: u128, tag: u32) -> usize {
+        let h = (key as u64 ^ (key >> 64) as u64 ^ (tag as u64) << 32)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (h >> 32) as usize & (self.slots.len() - 1)
+    }
+
+    /// Inserts; false when the pair was already there.
+    fn insert(&mut self, key: u128, tag: u32) -> bool {
+        if (self.len + 1) * 2 > self.slots.len() {
+            self.grow();
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = self.slot(key, tag);
+        loop {
+            let e = self.slots[i];
+            if e.2 != self.stamp {
+                self.slots[i] = (key, tag, self.stamp);
+                self.len += 1;
+                return true;
+            }
+            if e.0 == key && e.1 == tag {
+                return false;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn grow(&mut self) {
+        let bigger = vec![(0, 0, 0); self.slots.len() * 2];
+        let old = std::mem::replace(&mut self.slots, bigger);
+        let stamp = self.stamp;
+        self.len = 0;
+        for (key, tag, st) in old {
+            if st == stamp {
+                self.insert(key, tag);
+            }
+        }
+    }
+}
+
 thread_local! {
-    static SCRATCH: RefCell<(Vec<u128>, Vec<u8>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+    /// Reused buffers of the generator (result keys, values used, a sort buffer): no heap
+    /// allocation per call once warm.
+    static SCRATCH: RefCell<Scratch> = const { RefCell::new((Vec::new(), Vec::new(), Seen::new())) };
 }
 
 impl FamilySystem {
@@ -282,6 +377,14 @@ impl FamilySystem {
 
     /// The colour whose pieces the seat to move plays: its own, or its partner's when all of
     /// its own are home (FAM-2, F-I).
+    ///
+    /// ```
+    /// use pachisi::family::FamilyRules;
+    /// use pachisi::{RuleSystem, SystemRules};
+    /// let sys = FamilyRules::family().build().unwrap();
+    /// let s = sys.parse_position("0:0:- h,h,h,h/n,n,n,n/n,n,n,30/n,n,n,n").unwrap();
+    /// assert_eq!(sys.playing_colour(&s), 2);
+    /// ```
     pub fn playing_colour(&self, s: &FamilyState) -> u8 {
         let t = s.turn;
         let p = self.partner.get(t as usize).copied().unwrap_or(NONE);
@@ -331,12 +434,22 @@ impl FamilySystem {
 
     /// FAM-10: no piece passes a gate; checks the positions strictly between `from` and `to`.
     fn can_pass(&self, b: &Board, colour: u8, from: u8, to: u8) -> bool {
-        for p in from + 1..to {
-            if p <= LAP_END {
-                if b.track[self.square(colour, p) as usize] & 3 == 2 {
+        let track_end = to.min(LAP_END + 1);
+        if from + 1 < track_end {
+            // Walk the track squares with a wrapping index (no division per square).
+            let mut sq = self.square(colour, from + 1) as usize;
+            for _ in from + 1..track_end {
+                if b.track[sq] & 3 == 2 {
                     return false;
                 }
-            } else if p < GOAL && Self::own_count(b, colour, p) >= 2 {
+                sq += 1;
+                if sq == TRACK_LEN as usize {
+                    sq = 0;
+                }
+            }
+        }
+        for p in (from + 1).max(GOAL_STRETCH)..to.min(GOAL) {
+            if Self::own_count(b, colour, p) >= 2 {
                 return false;
             }
         }
@@ -446,27 +559,29 @@ impl FamilySystem {
     /// Sorts one colour's pieces by (position, played); returns the permutation applied.
     fn sort_colour(s: &mut FamilyState, c: u8) -> [u8; PIECES] {
         let ci = c as usize;
+        let mut codes = [0u8; PIECES];
+        for (i, code) in codes.iter_mut().enumerate() {
+            *code = s.pos[ci][i] << 1 | ((s.played >> (ci * 4 + i)) & 1) as u8;
+        }
         let mut order = [0u8, 1, 2, 3];
-        let code = |i: u8| s.pos[ci][i as usize] << 1 | s.is_played(c, i as usize) as u8;
+        if codes.windows(2).all(|w| w[0] <= w[1]) {
+            return order;
+        }
         // Insertion sort of four: stable, no allocation.
         for k in 1..PIECES {
             let mut j = k;
-            while j > 0 && code(order[j - 1]) > code(order[j]) {
+            while j > 0 && codes[j - 1] > codes[j] {
+                codes.swap(j - 1, j);
                 order.swap(j - 1, j);
                 j -= 1;
             }
         }
-        let old_pos = s.pos[ci];
-        let old_played = s.played;
-        for (k, &from) in order.iter().enumerate() {
-            s.pos[ci][k] = old_pos[from as usize];
-            let bit = 1u16 << (ci * 4 + k);
-            if old_played & (1 << (ci * 4 + from as usize)) != 0 {
-                s.played |= bit;
-            } else {
-                s.played &= !bit;
-            }
+        let mut played = s.played & !(0xF << (ci * 4));
+        for (k, &code) in codes.iter().enumerate() {
+            s.pos[ci][k] = code >> 1;
+            played |= ((code & 1) as u16) << (ci * 4 + k);
         }
+        s.played = played;
         order
     }
 
@@ -514,31 +629,65 @@ impl FamilySystem {
             self.record(g, b, play, used);
             return;
         }
+        if i > 0
+            && let Some(seen) = g.seen.as_deref_mut()
+        {
+            let tag = 1 << 31 | g.run | (i as u32) << 16 | (used as u32) << 8 | frozen as u32;
+            if !seen.insert(b.s.key(), tag) {
+                return;
+            }
+        }
         let v = g.values[i];
         let mut any = false;
         let reps = Self::representatives(b, colour, frozen);
         let both_dice_ok = self.rules.one_piece_both_dice || g.doubles;
 
-        // FAM-6 exception: enter with the five and move the six at once (one move, F-A).
+        // FAM-6 exception: with no piece in play, 6-5 enters a piece with the five and moves it
+        // on by the six at once: two steps (each a landing), the five before the six.
         if i == 0 && g.six_five {
             for piece in 0..PIECES {
                 if reps & (1 << piece) == 0 || b.s.pos[colour as usize][piece] != START_AREA {
                     continue;
                 }
-                if let Some(land) = self.enter_and_move(b, colour, 6) {
-                    any = true;
-                    let step = Step {
-                        seat: colour,
-                        piece: piece as u8,
-                        from: START_AREA,
-                        to: START_SQUARE + 6,
-                        value: 11,
-                        count: 1,
-                        captured: (land == Landing::Capture) as u8,
-                        kind: StepKind::Enter,
-                    };
-                    self.descend(g, b, &step, i + 2, used + 2, frozen, play);
+                // Entering onto an opponent captures it and ends the piece's move (FAM-7):
+                // then the six is lost and the plain entry below covers it.
+                if self.landing(b, colour, START_SQUARE, 1) != Some(Landing::Free) {
+                    continue;
                 }
+                let enter = Step {
+                    seat: colour,
+                    piece: piece as u8,
+                    from: START_AREA,
+                    to: START_SQUARE,
+                    value: 5,
+                    count: 1,
+                    captured: 0,
+                    kind: StepKind::Enter,
+                };
+                let mut entered = *b;
+                let perm = self.apply_on(&mut entered, &enter);
+                let moved = perm.iter().position(|&p| p as usize == piece).unwrap_or(0);
+                let to = START_SQUARE + 6;
+                if !self.can_pass(&entered, colour, START_SQUARE, to) {
+                    continue;
+                }
+                let Some(land) = self.landing(&entered, colour, to, 1) else {
+                    continue;
+                };
+                any = true;
+                let six = Step {
+                    seat: colour,
+                    piece: moved as u8,
+                    from: START_SQUARE,
+                    to,
+                    value: 6,
+                    count: 1,
+                    captured: (land == Landing::Capture) as u8,
+                    kind: StepKind::Move,
+                };
+                play.push(enter);
+                self.descend(g, &entered, &six, i + 2, used + 2, 0, play);
+                play.pop();
             }
         }
 
@@ -546,9 +695,8 @@ impl FamilySystem {
         // more values at once come first (gate moves, sums), then single values.
         // A pair of values (the two dice, or an equal pair of a doubles roll) summed by one
         // piece as one move (F-A, F-D); and a gate moving as one (FAM-5c).
-        let pair = i + 1 < g.count
+        let pair_available = i + 1 < g.count
             && (!g.doubles && i == 0 || g.doubles && i % 2 == 0 && g.values[i + 1] == v);
-        let pair_available = pair;
         if g.doubles && self.rules.gate_moves_with_doubles && pair_available {
             // Both pieces taking h and l each: the gate moves 7 (FAM-5c), all four values.
             if i == 0 && g.count == 4 && !g.restricted {
@@ -556,6 +704,27 @@ impl FamilySystem {
                 any |= self.gate_moves(g, b, i, seven, 4, used, frozen, play);
             }
             any |= self.gate_moves(g, b, i, v, 2, used, frozen, play);
+        }
+        if pair_available && !g.doubles && self.rules.sum_of_five_enters && v + g.values[1] == 5 {
+            for piece in 0..PIECES {
+                if reps & (1 << piece) == 0 || b.s.pos[colour as usize][piece] != START_AREA {
+                    continue;
+                }
+                if let Some(land) = self.landing(b, colour, START_SQUARE, 1) {
+                    any = true;
+                    let step = Step {
+                        seat: colour,
+                        piece: piece as u8,
+                        from: START_AREA,
+                        to: START_SQUARE,
+                        value: 5,
+                        count: 1,
+                        captured: (land == Landing::Capture) as u8,
+                        kind: StepKind::Enter,
+                    };
+                    self.descend(g, b, &step, i + 2, used + 2, frozen, play);
+                }
+            }
         }
         if pair_available && self.rules.sum_as_one_move {
             let total = v + g.values[i + 1];
@@ -689,22 +858,6 @@ impl FamilySystem {
         any
     }
 
-    /// FAM-6 exception: the start square must take a piece (no gate, no partner) but is only
-    /// passed; the landing is 6 squares on.
-    fn enter_and_move(&self, b: &Board, colour: u8, six: u8) -> Option<Landing> {
-        let code = b.track[self.square(colour, START_SQUARE) as usize];
-        if code != 0 {
-            let other = code >> 2;
-            if code & 3 >= 2 || other == colour || other == self.partner[colour as usize] {
-                return None;
-            }
-        }
-        if !self.can_pass(b, colour, START_SQUARE, START_SQUARE + six) {
-            return None;
-        }
-        self.landing(b, colour, START_SQUARE + six, 1)
-    }
-
     #[allow(clippy::too_many_arguments)]
     fn descend(
         &self,
@@ -757,7 +910,8 @@ impl FamilySystem {
         out.clear();
         SCRATCH.with(|cell| {
             let mut scratch = cell.borrow_mut();
-            let (keys, uses) = &mut *scratch;
+            let (keys, uses, seen) = &mut *scratch;
+            seen.clear();
             keys.clear();
             uses.clear();
             let board = self.board(s);
@@ -766,6 +920,8 @@ impl FamilySystem {
                 out: &mut *out,
                 keys: &mut *keys,
                 uses: &mut *uses,
+                seen: (orders == Orders::Distinct).then_some(&mut *seen),
+                run: 0,
                 values,
                 count,
                 colour,
@@ -777,6 +933,7 @@ impl FamilySystem {
             if !self.rules.higher_die_first && !doubles {
                 g.values = [values[1], values[0], 0, 0];
                 g.six_five = false;
+                g.run = 1 << 30;
                 self.dfs(&mut g, &board, 0, 0, 0, &mut play);
             }
             // Nothing playable at all: the roll is lost (the generic layer forfeits it).
@@ -797,7 +954,15 @@ impl FamilySystem {
                 keys.truncate(k);
             }
             if orders == Orders::Distinct {
-                dedup_by_result(out, keys);
+                seen.clear();
+                let mut keep = 0;
+                for i in 0..out.len() {
+                    if seen.insert(keys[i], 0) {
+                        out[keep] = out[i];
+                        keep += 1;
+                    }
+                }
+                out.truncate(keep);
             }
         });
     }
@@ -1165,6 +1330,22 @@ impl RuleSystem for FamilySystem {
             _ => Place::Home { side },
         }
     }
+}
+
+/// Sorts four bytes with a five-comparator network (the hot path of the result keys).
+#[inline]
+fn sort4(v: &mut [u8; 4]) {
+    #[inline]
+    fn cswap(v: &mut [u8; 4], i: usize, j: usize) {
+        let (a, b) = (v[i], v[j]);
+        v[i] = a.min(b);
+        v[j] = a.max(b);
+    }
+    cswap(v, 0, 1);
+    cswap(v, 2, 3);
+    cswap(v, 0, 2);
+    cswap(v, 1, 3);
+    cswap(v, 1, 2);
 }
 
 // Square spacing is part of the geometry the coordinates assume.

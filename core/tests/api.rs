@@ -302,3 +302,52 @@ fn simulation_is_reproducible_and_independent_of_threads() {
     let r = Rules::preset("parcheesi").unwrap();
     assert!(pachisi::sim::simulate(&r, 1, 0, Some(0)).is_err());
 }
+
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 300, .. ProptestConfig::default() })]
+
+        /// Arbitrary text (non-ASCII included) as a position, a play or rules JSON is an error,
+        /// never a panic.
+        #[test]
+        fn arbitrary_text_never_panics(text in "\\PC{0,40}", idx in 0usize..5) {
+            let v = variants()[idx];
+            let rules = Rules::preset(v).unwrap();
+            let _ = Game::from_position(&rules, &text, 0);
+            let _ = Rules::from_json(&text);
+            let _ = Game::from_json(&text);
+            let mut g = Game::from_preset(v, 1).unwrap();
+            while g.is_chance_node() {
+                g.roll().unwrap();
+            }
+            let before = g.to_json();
+            let _ = g.parse_play(&text);
+            let _ = g.play_notation(&text);
+            prop_assert!(g.to_json() == before || g.parse_play(&text).is_ok());
+        }
+
+        /// Positions with a few characters changed are an error or a valid position, never a panic.
+        #[test]
+        fn mutated_positions_never_panic(seed in 0u64..50, idx in 0usize..5, cut in 0usize..60, ch in proptest::char::any()) {
+            let v = variants()[idx];
+            let rules = Rules::preset(v).unwrap();
+            let mut g = Game::from_preset(v, seed).unwrap();
+            random_decisions(&mut g, seed, (seed as usize) * 3);
+            let p = g.position();
+            let mut chars: Vec<char> = p.chars().collect();
+            if !chars.is_empty() {
+                let i = cut % chars.len();
+                chars[i] = ch;
+            }
+            let text: String = chars.into_iter().collect();
+            if let Ok(h) = Game::from_position(&rules, &text, 0) {
+                // Whatever parses must write back to something that parses to the same state.
+                let again = Game::from_position(&rules, &h.position(), 0).unwrap();
+                prop_assert_eq!(again.state_value(), h.state_value());
+            }
+        }
+    }
+}

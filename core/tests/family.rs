@@ -304,6 +304,11 @@ fn fam10_gate_on_start_square_blocks_six_five_and_entering() {
     let pos = pos4("0:0:-", [N4, "52,52,n,n", N4, N4]);
     let (g, plays) = plays_after(&preset(), &pos, [6, 5]);
     assert!(plays.is_empty(), "{plays:?}");
+    // A single opponent there is captured by the entering piece, which then stops (FAM-7):
+    // the six is lost.
+    let single = pos4("0:0:-", [N4, "n,n,n,52", N4, N4]);
+    let (_, plays) = plays_after(&preset(), &single, [6, 5]);
+    assert_eq!(plays, set(&["0:n-1*"]));
     assert_eq!(g.position(), pos4("0:1:-", [N4, "n,n,52,52", N4, N4]));
 }
 
@@ -318,6 +323,23 @@ fn ff_partner_on_start_square_blocks_entering() {
 
 // ---------------------------------------------------------------------------------------------
 // Options.
+
+/// F-F option: a sum of five enters (using both dice) only when `sum_of_five_enters` is on.
+#[test]
+fn option_sum_of_five_enters() {
+    let start = pos4("0:0:-", [N4, N4, N4, N4]);
+    let (g, plays) = plays_after(&preset(), &start, [4, 1]);
+    assert!(plays.is_empty());
+    assert_eq!(g.position(), pos4("0:1:-", [N4, N4, N4, N4]));
+    let r = rules_with(serde_json::json!({"sum_of_five_enters": true}));
+    let (g, plays) = plays_after(&r, &start, [4, 1]);
+    assert_eq!(plays, set(&["0:n-1"]));
+    let p = g.legal_plays()[0];
+    assert_eq!(
+        (p.steps()[0].kind, p.steps()[0].value),
+        (StepKind::Enter, 5)
+    );
+}
 
 #[test]
 fn option_compulsory_capture() {
@@ -646,7 +668,7 @@ fn rule_sets() -> Vec<Rules> {
         serde_json::json!({}),
         serde_json::json!({"seats": 2, "teams": false}),
         serde_json::json!({"seats": 3, "teams": false}),
-        serde_json::json!({"teams": false, "compulsory_capture": true}),
+        serde_json::json!({"teams": false, "compulsory_capture": true, "sum_of_five_enters": true}),
         serde_json::json!({"higher_die_first": false, "sum_as_one_move": false}),
         serde_json::json!({"one_piece_both_dice": false, "gate_moves_with_doubles": false,
                            "six_five_enters_and_moves": false, "entry_tries": 1}),
@@ -774,7 +796,12 @@ fn checked_random_game(rules: &Rules, seed: u64, max_actions: usize) {
         }
         assert!(g.taken().is_empty(), "a complete play ends by itself");
         check_invariants(&g);
-        // JSON round trip of the state (the whole-game JSON is the generic layer's).
+        // JSON round trips: the whole game, and the state alone.
+        // (The whole game carries its history, so only now and then.)
+        if g.log().len() % 40 < 2 {
+            let json = g.to_json();
+            assert_eq!(Game::from_json(&json).unwrap().to_json(), json);
+        }
         let Game::Family(fg) = &g else {
             panic!("not a family game")
         };
@@ -842,4 +869,457 @@ fn generator_orders_all_contains_distinct() {
     assert!(distinct.iter().all(|p: &Play| all.contains(p)));
     s.dice = [0, 0];
     assert_eq!(sys.node(&s), Node::Chance);
+}
+
+/// F-I detail: the roll stays with the colour that started it; when the seat's last piece gets
+/// home with the higher die, the lower die is not played with the partner's pieces.
+#[test]
+fn fi_partner_takes_over_from_the_next_roll() {
+    let pos = pos4("0:0:-", ["75,h,h,h", N4, "n,n,n,30", N4]);
+    let (g, plays) = plays_after(&preset(), &pos, [2, 1]);
+    assert_eq!(plays, set(&["0:75-h"]));
+    let mut g = g;
+    g.play_notation("0:75-h").unwrap();
+    assert_eq!(g.position(), pos4("1:0:-", ["h,h,h,h", N4, "n,n,n,30", N4]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// An independent, naive generator (every piece, every order, no shortcuts) to cross-check the
+// engine's plays on positions from random games.
+
+mod reference {
+    use pachisi::board::{entry_square, is_safe};
+
+    #[derive(Clone, Copy)]
+    pub struct Pos {
+        pub pos: [[u8; 4]; 4],
+        pub played: [[bool; 4]; 4],
+        pub side: [u8; 4],
+        pub seats: usize,
+        pub teams: bool,
+    }
+
+    fn square(st: &Pos, c: usize, p: u8) -> usize {
+        (entry_square(st.side[c]) as usize + p as usize - 1) % 68
+    }
+
+    fn partners(st: &Pos, a: usize, b: usize) -> bool {
+        st.teams && b == (a + 2) % 4
+    }
+
+    /// (colour, count) on an absolute track square.
+    fn track(st: &Pos, sq: usize) -> Option<(usize, u8)> {
+        let mut found = None;
+        for c in 0..st.seats {
+            let n = (0..4)
+                .filter(|&i| (1..=69).contains(&st.pos[c][i]) && square(st, c, st.pos[c][i]) == sq)
+                .count() as u8;
+            if n > 0 {
+                found = Some((c, n));
+            }
+        }
+        found
+    }
+
+    fn gate_at(st: &Pos, c: usize, p: u8) -> bool {
+        if p <= 69 {
+            matches!(track(st, square(st, c, p)), Some((_, 2)))
+        } else if p < 77 {
+            (0..4).filter(|&i| st.pos[c][i] == p).count() == 2
+        } else {
+            false
+        }
+    }
+
+    /// None: cannot land; Some(true): lands capturing.
+    fn land(st: &Pos, c: usize, to: u8, movers: u8) -> Option<bool> {
+        match to {
+            78.. => None,
+            77 => Some(false),
+            70..=76 => ((0..4).filter(|&i| st.pos[c][i] == to).count() as u8 + movers <= 2)
+                .then_some(false),
+            _ => {
+                let sq = square(st, c, to);
+                match track(st, sq) {
+                    None => Some(false),
+                    Some((o, n)) if o == c => (n + movers <= 2).then_some(false),
+                    Some((o, _)) if partners(st, c, o) => None,
+                    Some((_, 2)) => None,
+                    Some(_) => (!is_safe(sq as u8) || sq == entry_square(st.side[c]) as usize)
+                        .then_some(true),
+                }
+            }
+        }
+    }
+
+    fn capture(st: &mut Pos, c: usize, to: u8) {
+        let sq = square(st, c, to);
+        for o in 0..st.seats {
+            if o == c {
+                continue;
+            }
+            for i in 0..4 {
+                if (1..=69).contains(&st.pos[o][i]) && square(st, o, st.pos[o][i]) == sq {
+                    st.pos[o][i] = 0;
+                }
+            }
+        }
+    }
+
+    fn passes(st: &Pos, c: usize, from: u8, to: u8) -> bool {
+        (from + 1..to).all(|p| !gate_at(st, c, p))
+    }
+
+    pub struct Ctx {
+        pub colour: usize,
+        pub values: Vec<u8>,
+        pub restricted: bool,
+        pub doubles: bool,
+        pub six_five: bool,
+        pub found: Vec<(usize, Pos)>,
+    }
+
+    fn key(st: &Pos) -> Vec<Vec<(u8, bool)>> {
+        (0..4)
+            .map(|c| {
+                let mut v: Vec<(u8, bool)> =
+                    (0..4).map(|i| (st.pos[c][i], st.played[c][i])).collect();
+                v.sort();
+                v
+            })
+            .collect()
+    }
+
+    pub fn canonical(st: &Pos) -> String {
+        format!("{:?}", key(st))
+    }
+
+    pub fn search(cx: &mut Ctx, st: Pos, i: usize, used: usize, frozen: [bool; 4]) {
+        let c = cx.colour;
+        let all_played = st.played[c].iter().all(|&b| b);
+        if i >= cx.values.len() || (cx.restricted && i == 2 && !all_played) {
+            cx.found.push((used, st));
+            return;
+        }
+        let v = cx.values[i];
+        let mut any = false;
+        let go = |cx: &mut Ctx, next: Pos, ni: usize, nu: usize, fz: [bool; 4]| {
+            search(cx, next, ni, nu, fz);
+        };
+        // single values
+        for p in 0..4 {
+            if frozen[p] {
+                continue;
+            }
+            let from = st.pos[c][p];
+            if from == 77 {
+                continue;
+            }
+            let to = if from == 0 {
+                if v != 5 {
+                    continue;
+                }
+                1
+            } else {
+                if !passes(&st, c, from, from + v) {
+                    continue;
+                }
+                from + v
+            };
+            if let Some(cap) = land(&st, c, to, 1) {
+                any = true;
+                let mut n = st;
+                if cap {
+                    capture(&mut n, c, to);
+                }
+                n.pos[c][p] = to;
+                n.played[c][p] = true;
+                let mut fz = frozen;
+                fz[p] |= cap;
+                go(cx, n, i + 1, used + 1, fz);
+            }
+        }
+        let pair = i + 1 < cx.values.len()
+            && ((!cx.doubles && i == 0) || (cx.doubles && i % 2 == 0 && cx.values[i + 1] == v));
+        if pair {
+            let total = v + cx.values[i + 1];
+            for p in 0..4 {
+                let from = st.pos[c][p];
+                if frozen[p] || from == 0 || from == 77 || !passes(&st, c, from, from + total) {
+                    continue;
+                }
+                if let Some(cap) = land(&st, c, from + total, 1) {
+                    any = true;
+                    let mut n = st;
+                    if cap {
+                        capture(&mut n, c, from + total);
+                    }
+                    n.pos[c][p] = from + total;
+                    let mut fz = frozen;
+                    fz[p] |= cap;
+                    go(cx, n, i + 2, used + 2, fz);
+                }
+            }
+            if cx.doubles {
+                let mut moves = vec![(v, 2usize)];
+                if i == 0 && cx.values.len() == 4 && !cx.restricted {
+                    moves.push((cx.values[0] + cx.values[2], 4));
+                }
+                for (mv, consumes) in moves {
+                    for a in 0..4 {
+                        for b in a + 1..4 {
+                            let from = st.pos[c][a];
+                            if from != st.pos[c][b]
+                                || from == 0
+                                || from == 77
+                                || frozen[a]
+                                || frozen[b]
+                            {
+                                continue;
+                            }
+                            if !passes(&st, c, from, from + mv) {
+                                continue;
+                            }
+                            if let Some(cap) = land(&st, c, from + mv, 2) {
+                                any = true;
+                                let mut n = st;
+                                if cap {
+                                    capture(&mut n, c, from + mv);
+                                }
+                                n.pos[c][a] = from + mv;
+                                n.pos[c][b] = from + mv;
+                                let mut fz = frozen;
+                                fz[a] |= cap;
+                                fz[b] |= cap;
+                                go(cx, n, i + consumes, used + consumes, fz);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if i == 0 && cx.six_five && land(&st, c, 1, 1) == Some(false) {
+            for p in 0..4 {
+                if st.pos[c][p] != 0 {
+                    continue;
+                }
+                let mut entered = st;
+                entered.pos[c][p] = 1;
+                entered.played[c][p] = true;
+                if !passes(&entered, c, 1, 7) {
+                    continue;
+                }
+                if let Some(cap) = land(&entered, c, 7, 1) {
+                    any = true;
+                    let mut n = entered;
+                    if cap {
+                        capture(&mut n, c, 7);
+                    }
+                    n.pos[c][p] = 7;
+                    go(cx, n, 2, 2, frozen);
+                }
+            }
+        }
+        if !any {
+            search(cx, st, i + 1, used, frozen);
+        }
+    }
+}
+
+#[test]
+fn engine_matches_naive_generator_on_random_positions() {
+    for (options, seeds) in [
+        (serde_json::json!({}), 12u64),
+        (serde_json::json!({"teams": false}), 4),
+        (serde_json::json!({"seats": 2, "teams": false}), 4),
+        (serde_json::json!({"seats": 3, "teams": false}), 4),
+    ] {
+        let mut cfg = FamilyRules::family();
+        if let Some(n) = options.get("seats") {
+            cfg.seats = n.as_u64().unwrap() as u8;
+        }
+        if options.get("teams").is_some() {
+            cfg.teams = false;
+        }
+        naive_cross_check(&cfg, seeds);
+    }
+}
+
+fn naive_cross_check(cfg: &FamilyRules, seeds: u64) {
+    use reference::{Ctx, Pos, canonical, search};
+    let sys = cfg.build().unwrap();
+    let side: [u8; 4] = std::array::from_fn(|c| pachisi::board::side_of_seat(c as u8, cfg.seats));
+    let mut rng = pachisi::dice::rng_from_seed(99);
+    let mut buf = Vec::new();
+    let mut checked = 0;
+    for seed in 0..seeds {
+        let mut s = sys.initial_state();
+        let mut game_rng = pachisi::dice::rng_from_seed(seed);
+        for _ in 0..400 {
+            match sys.node(&s) {
+                Node::Over => break,
+                Node::Chance => {
+                    let r = sys.sample_roll(&s, &mut game_rng);
+                    sys.begin_roll(&mut s, r);
+                    continue;
+                }
+                Node::Decision => {}
+            }
+            buf.clear();
+            sys.generate(&s, Orders::Distinct, &mut buf);
+            let engine: BTreeSet<String> = buf
+                .iter()
+                .map(|p| {
+                    let mut t = s;
+                    for st in p.steps() {
+                        sys.apply_step(&mut t, st);
+                    }
+                    let pos = Pos {
+                        pos: t.pos,
+                        played: std::array::from_fn(|c| {
+                            std::array::from_fn(|i| t.played & (1 << (c * 4 + i)) != 0)
+                        }),
+                        side,
+                        seats: cfg.seats as usize,
+                        teams: cfg.teams,
+                    };
+                    canonical(&pos)
+                })
+                .collect();
+            assert_eq!(engine.len(), buf.len(), "distinct plays, distinct results");
+            // The naive generator.
+            let colour = sys.playing_colour(&s) as usize;
+            let [a, b] = s.dice;
+            let (hi, lo) = (a.max(b), a.min(b));
+            let start = Pos {
+                pos: s.pos,
+                played: std::array::from_fn(|c| {
+                    std::array::from_fn(|i| s.played & (1 << (c * 4 + i)) != 0)
+                }),
+                side,
+                seats: cfg.seats as usize,
+                teams: cfg.teams,
+            };
+            let in_play = s.pos[colour].iter().any(|&p| p != 0 && p != 77);
+            let all_played = start.played[colour].iter().all(|&x| x);
+            let mut cx = Ctx {
+                colour,
+                values: if a == b {
+                    let h = a.max(7 - a);
+                    vec![h, h, 7 - h, 7 - h]
+                } else {
+                    vec![hi, lo]
+                },
+                restricted: a == b && !all_played,
+                doubles: a == b,
+                six_five: a != b && hi == 6 && lo == 5 && !in_play,
+                found: Vec::new(),
+            };
+            search(&mut cx, start, 0, 0, [false; 4]);
+            let best = cx.found.iter().map(|f| f.0).max().unwrap_or(0);
+            let naive: BTreeSet<String> = if best == 0 {
+                BTreeSet::new()
+            } else {
+                cx.found
+                    .iter()
+                    .filter(|f| f.0 == best)
+                    .map(|f| canonical(&f.1))
+                    .collect()
+            };
+            assert_eq!(engine, naive, "position {}", sys.format_position(&s));
+            checked += 1;
+            let play = if buf.is_empty() {
+                Play::new()
+            } else {
+                buf[pachisi::sim::uniform_index(&mut rng, buf.len())]
+            };
+            for st in play.steps() {
+                sys.apply_step(&mut s, st);
+            }
+            sys.end_play(&mut s, &play);
+        }
+    }
+    assert!(checked as u64 > 40 * seeds, "{checked}");
+}
+
+static VALID_STATES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+// ---------------------------------------------------------------------------------------------
+// Robustness: arbitrary text and arbitrary states never panic; valid states generate plays that
+// apply and keep the state valid.
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 300, failure_persistence: None, ..Default::default() })]
+
+    #[test]
+    fn prop_position_parser_never_panics(text in "[0-9nxh,/: -]{0,60}") {
+        let sys = system();
+        if let Ok(s) = sys.parse_position(&text) {
+            proptest::prop_assert!(sys.validate_state(&s).is_ok());
+            let again = sys.parse_position(&sys.format_position(&s)).unwrap();
+            proptest::prop_assert_eq!(again, s);
+        }
+    }
+
+    #[test]
+    fn prop_arbitrary_valid_states_generate_applicable_plays(
+        raw in proptest::collection::vec(0u8..140, 16),
+        played in proptest::prelude::any::<u16>(),
+        turn in 0u8..4,
+        dice in (1u8..7, 1u8..7),
+    ) {
+        let sys = system();
+        let mut s = sys.initial_state();
+        for c in 0..4 {
+            for i in 0..4 {
+                // About half the pieces off the board (start area or goal), so that valid
+                // positions (no two colours on a square) are common.
+                let r = raw[c * 4 + i];
+                s.pos[c][i] = match r {
+                    0..=77 => r,
+                    78..=125 => 0,
+                    _ => 77,
+                };
+            }
+        }
+        // In-play pieces are marked played; the rest keep the random flag.
+        let mut p = played;
+        for c in 0..4 {
+            for i in 0..4 {
+                if s.pos[c][i] != 0 {
+                    p |= 1 << (c * 4 + i);
+                }
+            }
+        }
+        s.played = p;
+        s.turn = turn;
+        s.dice = [dice.0, dice.1];
+        if sys.validate_state(&s).is_err() || sys.node(&s) != Node::Decision {
+            return Ok(());
+        }
+        VALID_STATES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let mut plays = Vec::new();
+        sys.generate(&s, Orders::Distinct, &mut plays);
+        let mut all = Vec::new();
+        sys.generate(&s, Orders::All, &mut all);
+        proptest::prop_assert!(plays.iter().all(|p| all.contains(p)));
+        for play in &plays {
+            let mut t = s;
+            for st in play.steps() {
+                sys.apply_step(&mut t, st);
+            }
+            sys.end_play(&mut t, play);
+            proptest::prop_assert!(sys.validate_state(&t).is_ok(), "{}", sys.format_play(&s, play));
+            let text = sys.format_play(&s, play);
+            proptest::prop_assert!(sys.parse_play(&s, &text).is_ok(), "{}", text);
+        }
+    }
+}
+
+#[test]
+fn arbitrary_states_are_often_valid() {
+    // Guards the property above against testing nothing: run it here and count.
+    prop_arbitrary_valid_states_generate_applicable_plays();
+    let n = VALID_STATES.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(n >= 30, "only {n} valid random states");
 }

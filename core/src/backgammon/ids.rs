@@ -77,6 +77,10 @@ impl Bits {
         Bits { bytes, pos: 0 }
     }
     fn push(&mut self, bit: bool) {
+        // A state with too many checkers (never a validated one) must not overrun the key.
+        if self.pos >= self.bytes.len() * 8 {
+            return;
+        }
         if bit {
             self.bytes[self.pos / 8] |= 1 << (self.pos % 8);
         }
@@ -105,7 +109,8 @@ impl Bits {
 /// Each array is in its side's own numbering: index 1..=24 points, 25 the bar (0, off, is not
 /// encoded). The bit string holds the opponent of the side on roll first and the side on roll
 /// second: that is what GNU Backgammon itself writes and reads (its board array puts the side on
-/// roll second; checked against gnubg 1.08), although its manual words it the other way round.
+/// roll second; checked with the gnubg Python bindings 1.1.0a16), although its manual words it
+/// the other way round.
 ///
 /// ```
 /// use pachisi::backgammon::position_id;
@@ -426,6 +431,7 @@ pub fn xgid(s: &BgState) -> String {
 pub(super) fn xgid_with(s: &BgState, rules_flags: u8, max_cube_log2: u8) -> String {
     let mut pos = String::with_capacity(26);
     let ch = |count: u8, upper: bool| -> char {
+        let count = count.min(26);
         if count == 0 {
             '-'
         } else if upper {

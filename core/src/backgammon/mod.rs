@@ -12,7 +12,7 @@
 //! ```
 //! use pachisi::{Game, Roll, Rules};
 //! let mut g = Game::new(&Rules::preset("backgammon").unwrap(), 1);
-//! assert_eq!(g.position(), "4HPwATDgc/ABMA:AAAAAAAAAAAA");
+//! assert_eq!(g.position(), "4HPwATDgc/ABMA:MAAAAAAAAAAA");
 //! g.set_roll(Roll::Dice([3, 1])).unwrap(); // opening roll: seat 0 threw 3, seat 1 threw 1
 //! assert_eq!(g.to_move(), 0);
 //! g.play_notation("6/5 8/5").unwrap();
@@ -24,8 +24,8 @@ mod movegen;
 mod notation;
 
 pub use ids::{
-    from_gnubg_id, from_match_id, from_position_id, from_xgid, gnubg_id, match_id, position_id,
-    xgid,
+    MatchKey, from_gnubg_id, from_match_id, from_position_id, from_xgid, gnubg_id, match_id,
+    position_id, xgid,
 };
 
 use crate::dice::{ChanceOutcome, GameRng, Roll, roll_die, roll_two_dice, two_dice_outcomes};
@@ -184,7 +184,7 @@ impl BgState {
 
     /// The cube's value.
     pub fn cube_value(&self) -> u32 {
-        1u32 << self.cube_log2
+        1u32.checked_shl(self.cube_log2 as u32).unwrap_or(u32::MAX)
     }
 }
 
@@ -496,7 +496,9 @@ impl RuleSystem for BackgammonSystem {
         match s.phase {
             Phase::Over => Some(Outcome {
                 winners: 1 << s.turn,
-                points: self.result_multiplier(s, s.turn) * s.cube_value(),
+                points: self
+                    .result_multiplier(s, s.turn)
+                    .saturating_mul(s.cube_value()),
             }),
             Phase::Dropped => Some(Outcome {
                 winners: 1 << s.turn,
@@ -516,7 +518,10 @@ impl RuleSystem for BackgammonSystem {
 
     fn parse_position(&self, text: &str) -> Result<BgState> {
         let text = text.trim();
-        if text.len() >= 5 && text[..5].eq_ignore_ascii_case("XGID=") {
+        if text
+            .get(..5)
+            .is_some_and(|p| p.eq_ignore_ascii_case("XGID="))
+        {
             return self.parse_xgid(text);
         }
         let (body, declined) = match text.strip_suffix(ROLL_SUFFIX) {

@@ -21,6 +21,8 @@ struct Board {
     outside: u8,
     /// Resulting position key: 4 bits per point 1..=25, then one bit per hit point.
     key: u128,
+    /// Bit `p` set while the mover has a checker on point `p` (1..=25).
+    occupied: u32,
 }
 
 const HIT_SHIFT: u32 = 100;
@@ -36,8 +38,12 @@ impl Board {
         }
         let outside = own[7..=BAR].iter().sum();
         let mut key = 0u128;
+        let mut occupied = 0u32;
         for (p, &c) in own.iter().enumerate().skip(1) {
             key |= (c as u128) << (4 * (p as u32 - 1));
+            if c > 0 {
+                occupied |= 1 << p;
+            }
         }
         Board {
             seat: s.turn,
@@ -45,6 +51,17 @@ impl Board {
             opp,
             outside,
             key,
+            occupied,
+        }
+    }
+
+    /// The points a step may start from, as a bit set: only the bar while it is occupied (BG-6).
+    #[inline(always)]
+    fn sources(&self) -> u32 {
+        if self.own[BAR] > 0 {
+            1 << BAR
+        } else {
+            self.occupied
         }
     }
 
@@ -92,6 +109,12 @@ impl Board {
         let (f, t) = (st.from as usize, st.to as usize);
         self.own[f] -= 1;
         self.own[t] += 1;
+        if self.own[f] == 0 {
+            self.occupied &= !(1 << f);
+        }
+        if t > 0 {
+            self.occupied |= 1 << t;
+        }
         self.key -= 1u128 << (4 * (f as u32 - 1));
         if t > 0 {
             self.key += 1u128 << (4 * (t as u32 - 1));
@@ -110,6 +133,10 @@ impl Board {
         let (f, t) = (st.from as usize, st.to as usize);
         self.own[f] += 1;
         self.own[t] -= 1;
+        self.occupied |= 1 << f;
+        if t > 0 && self.own[t] == 0 {
+            self.occupied &= !(1 << t);
+        }
         self.key += 1u128 << (4 * (f as u32 - 1));
         if t > 0 {
             self.key -= 1u128 << (4 * (t as u32 - 1));
@@ -122,16 +149,25 @@ impl Board {
             self.key &= !(1u128 << (HIT_SHIFT + t as u32 - 1));
         }
     }
-
-    /// The highest point holding a checker of the mover (25 = bar), 0 when none.
-    #[inline(always)]
-    fn top(&self) -> usize {
-        (1..=BAR).rev().find(|&p| self.own[p] > 0).unwrap_or(0)
-    }
 }
 
-/// Keys of the plays listed so far (linear scan: lists are short).
+/// The points of a bit set, highest first.
+#[inline(always)]
+fn highest_first(mut set: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if set == 0 {
+            return None;
+        }
+        let p = 31 - set.leading_zeros();
+        set &= !(1 << p);
+        Some(p as usize)
+    })
+}
+
+/// Keys of the plays listed so far: a 64-bit filter of key hashes in front of a linear scan
+/// (lists are short; most new keys miss the filter and need no scan).
 struct Seen {
+    filter: u64,
     small: [u128; 64],
     len: usize,
     more: Vec<u128>,
@@ -140,6 +176,7 @@ struct Seen {
 impl Seen {
     fn new() -> Seen {
         Seen {
+            filter: 0,
             small: [0; 64],
             len: 0,
             more: Vec::new(),
@@ -149,9 +186,14 @@ impl Seen {
     /// Records `key`; false when it was already there.
     #[inline]
     fn insert(&mut self, key: u128) -> bool {
-        if self.small[..self.len].contains(&key) || self.more.contains(&key) {
+        let folded = (key as u64) ^ ((key >> 64) as u64);
+        let bit = 1u64 << (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58);
+        if self.filter & bit != 0
+            && (self.small[..self.len].contains(&key) || self.more.contains(&key))
+        {
             return false;
         }
+        self.filter |= bit;
         if self.len < self.small.len() {
             self.small[self.len] = key;
             self.len += 1;
@@ -198,17 +240,24 @@ pub(super) fn generate(s: &BgState, orders: Orders, out: &mut Vec<Play>) {
     let mut seen = Seen::new();
     let start = out.len();
     let mut single = [false; 2]; // hi alone, lo alone playable
+    // first_hi[a] bit b: hi from a then lo from b was legal. The same two steps in the other
+    // order lead to the same position, so the lo-first pass skips them.
+    let mut first_hi = [0u32; 26];
     for (first, second, idx) in [(hi, lo, 0usize), (lo, hi, 1usize)] {
-        let top = b.top();
-        for from1 in (1..=top).rev() {
+        for from1 in highest_first(b.sources()) {
             let Some(s1) = b.step(from1, first) else {
                 continue;
             };
             single[idx] = true;
             b.apply(&s1);
-            let top2 = b.top();
-            for from2 in (1..=top2).rev() {
+            for from2 in highest_first(b.sources()) {
+                if distinct && idx == 1 && first_hi[from2] & (1 << from1) != 0 {
+                    continue;
+                }
                 if let Some(s2) = b.step(from2, second) {
+                    if idx == 0 {
+                        first_hi[from1] |= 1 << from2;
+                    }
                     if distinct {
                         b.apply(&s2);
                         let fresh = seen.insert(b.key);
@@ -234,7 +283,7 @@ pub(super) fn generate(s: &BgState, orders: Orders, out: &mut Vec<Play>) {
     } else {
         return;
     };
-    for from in (1..=b.top()).rev() {
+    for from in highest_first(b.sources()) {
         if let Some(st) = b.step(from, die) {
             out.push(Play::from_steps(&[st]));
         }
@@ -253,8 +302,12 @@ fn doubles(
 ) {
     let mut extended = false;
     if play.len() < 4 {
-        let top = b.top().min(if canonical { max_from } else { BAR });
-        for from in (1..=top).rev() {
+        let allowed = if canonical {
+            (1u32 << (max_from + 1)) - 1
+        } else {
+            u32::MAX
+        };
+        for from in highest_first(b.sources() & allowed) {
             if let Some(st) = b.step(from, d) {
                 extended = true;
                 b.apply(&st);

@@ -1,8 +1,9 @@
 //! Move notation: `8/5 6/5`, `bar/22`, `6/off`, `13/7(2)`, `24/18*`, `24/18*/13`, `24/13`.
 //!
-//! Written in GNU Backgammon's style: one checker's consecutive steps are joined and the points
-//! passed are left out unless a blot was hit there; equal moves are grouped with a count;
-//! moves are listed from the highest starting point. Any equivalent form is read: order,
+//! Written in GNU Backgammon's style (checked against its own formatter): the steps are ordered
+//! from the highest starting point, a step continuing an earlier move is joined to it and the
+//! points passed are left out unless a blot was hit there; equal neighbouring moves are grouped
+//! with a count (`13/9 13/11(2)`, `24/20 24/22`). Any equivalent form is read: order,
 //! grouping, split or joined steps, `bar`/`25`, `off`/`0`.
 
 use super::{BAR, BackgammonSystem, BgState};
@@ -29,46 +30,62 @@ pub(super) fn format_play(_s: &BgState, play: &Play) -> String {
         StepKind::Drop => return "drop".into(),
         _ => {}
     }
+    // As GNU Backgammon: order the steps from the highest start (then the highest end), join a
+    // step to the first earlier move ending where it starts, and keep the moves in that order.
+    let mut steps: Vec<_> = play.steps().to_vec();
+    steps.sort_by(|a, b| b.from.cmp(&a.from).then(b.to.cmp(&a.to)));
     // Chains of one checker: (point, hit there).
     let mut chains: Vec<Vec<(u8, bool)>> = Vec::new();
-    for st in play.steps() {
+    for st in &steps {
         let link = chains
             .iter_mut()
-            .find(|c| c.len() > 1 && c[c.len() - 1].0 == st.from && st.from != 0);
+            .find(|c| c[c.len() - 1].0 == st.from && st.from != 0);
         match link {
             Some(c) => c.push((st.to, st.captured > 0)),
             None => chains.push(vec![(st.from, false), (st.to, st.captured > 0)]),
         }
     }
-    let mut moves: Vec<(u8, u8, String)> = chains
+    // A point where the play hit is starred once, on the first move landing there (`8/4* 6/4`);
+    // moves along the same path are grouped whatever their stars (`6/4*(2)`, `6/4*/2(2)`).
+    // (Masks are u64 and guarded: a foreign play may name any point and must not panic.)
+    let bit = |p: u8| 1u64.checked_shl(p as u32).unwrap_or(0);
+    let hit_points: u64 = steps
         .iter()
-        .map(|c| {
-            let mut text = point_name(c[0].0);
-            let last = c.len() - 1;
-            for (i, &(p, hit)) in c.iter().enumerate().skip(1) {
-                if hit || i == last {
-                    text.push('/');
-                    text.push_str(&point_name(p));
-                    if hit {
-                        text.push('*');
-                    }
+        .filter(|st| st.captured > 0)
+        .fold(0, |m, st| m | bit(st.to));
+    let mut starred = 0u64;
+    let mut moves: Vec<(String, String)> = Vec::with_capacity(chains.len());
+    for c in &chains {
+        let mut text = point_name(c[0].0);
+        let mut key = text.clone();
+        let last = c.len() - 1;
+        for (i, &(p, _)) in c.iter().enumerate().skip(1) {
+            let hit = p > 0 && hit_points & bit(p) != 0 && starred & bit(p) == 0;
+            // The key names every point, so only moves along the same path are grouped.
+            key.push('/');
+            key.push_str(&point_name(p));
+            if hit || i == last {
+                text.push('/');
+                text.push_str(&point_name(p));
+                if hit {
+                    text.push('*');
+                    starred |= bit(p);
                 }
             }
-            (c[0].0, c[last].0, text)
-        })
-        .collect();
-    moves.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
+        }
+        moves.push((key, text));
+    }
     let mut parts: Vec<String> = Vec::new();
     let mut i = 0;
     while i < moves.len() {
         let mut n = 1;
-        while i + n < moves.len() && moves[i + n].2 == moves[i].2 {
+        while i + n < moves.len() && moves[i + n].0 == moves[i].0 {
             n += 1;
         }
         if n > 1 {
-            parts.push(format!("{}({n})", moves[i].2));
+            parts.push(format!("{}({n})", moves[i].1));
         } else {
-            parts.push(moves[i].2.clone());
+            parts.push(moves[i].1.clone());
         }
         i += n;
     }
@@ -80,6 +97,8 @@ pub(super) fn format_play(_s: &BgState, play: &Play) -> String {
 struct Effect {
     delta: [i16; 26],
     hits: u32,
+    /// Points written as landings (intermediate or final).
+    landings: u32,
 }
 
 fn parse_point(text: &str, whole: &str) -> Result<(u8, bool)> {
@@ -112,6 +131,7 @@ fn parse_moves(text: &str) -> Result<Effect> {
     let mut e = Effect {
         delta: [0; 26],
         hits: 0,
+        landings: 0,
     };
     let tokens: Vec<&str> = text
         .split(|c: char| c.is_whitespace() || c == ',')
@@ -162,6 +182,7 @@ fn parse_moves(text: &str) -> Result<Effect> {
         e.delta[points[0].0 as usize] -= count;
         e.delta[points[last].0 as usize] += count;
         for &(p, star) in &points[1..] {
+            e.landings |= 1 << p;
             if star {
                 e.hits |= 1 << p;
             }
@@ -174,6 +195,7 @@ fn effect_of(play: &Play) -> Effect {
     let mut e = Effect {
         delta: [0; 26],
         hits: 0,
+        landings: 0,
     };
     for st in play.steps() {
         e.delta[st.from as usize] -= 1;
@@ -220,8 +242,15 @@ pub(super) fn parse_play(
             .copied()
             .ok_or_else(illegal);
     }
-    let want = parse_moves(&words)?;
+    let mut want = parse_moves(&words)?;
     let _ = sys;
+    // A written landing on a blot hits it, star or not (`24/18/13` over a blot on 18).
+    let opp = &s.checkers[1 - s.turn as usize];
+    for p in 1..=24usize {
+        if opp[25 - p] == 1 && want.landings & (1 << p) != 0 {
+            want.hits |= 1 << p;
+        }
+    }
     let candidates: Vec<&Play> = plays
         .iter()
         .filter(|p| effect_of(p).delta == want.delta)

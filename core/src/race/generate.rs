@@ -190,29 +190,22 @@ impl RaceSystem {
             return Some(0);
         }
         let bit = 1u128 << sl;
-        if occ.occupied[seat] & bit != 0 {
+        if occ.own & bit != 0 {
             if !self.rules.blockades {
                 return None;
             }
-            if occ.blocked[seat] & bit != 0 {
+            if occ.own_blocked & bit != 0 {
                 let most = self.rules.max_pieces_per_square;
                 if most <= 2 || self.count_own(seat, occ, sl) >= most {
                     return None;
                 }
             }
         }
-        let mut others = 0u128;
-        let mut their_blockades = 0u128;
-        for other in 0..self.seats as usize {
-            if other != seat {
-                others |= occ.occupied[other];
-                their_blockades |= occ.blocked[other];
-            }
-        }
-        if others & bit == 0 {
+        if occ.others & bit == 0 {
             return Some(0);
         }
-        if self.rules.blockades && their_blockades & bit != 0 {
+        // `others_blocked` marks squares where one other seat has two or more pieces.
+        if self.rules.blockades && occ.others_blocked & bit != 0 {
             return None;
         }
         let safe = self.rules.safe_squares && (sl as usize) < 68 && board::is_safe(sl);
@@ -244,7 +237,7 @@ impl RaceSystem {
         if d == NO_POS {
             return None;
         }
-        let blocked = occ.blocked[0] | occ.blocked[1] | occ.blocked[2] | occ.blocked[3];
+        let blocked = occ.own_blocked | occ.others_blocked;
         if blocked != 0 && self.rules.blockades {
             for k in 1..v {
                 let sl = self.slot_of(seat, pos_after(p, k, home_route));
@@ -376,7 +369,7 @@ fn dfs(ctx: &mut Ctx, s: &RaceState, play: &mut Play, root: bool) -> bool {
         // Nothing left to play: a complete play (the common leaf, kept cheap).
         return (sys.rules.pass_allowed || !root) && record(ctx, s, play);
     }
-    let occ = sys.occupancy(s);
+    let occ = sys.occupancy(s, seat);
     let same = |i: usize| {
         i > 0
             && pieces[i] == pieces[i - 1]

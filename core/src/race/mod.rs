@@ -68,8 +68,10 @@ const NO_SLOT: u8 = u8::MAX;
 /// Occupancy of a position, one bit per slot: the slots each seat occupies and those where it
 /// has two or more pieces (a blockade when blockades are on).
 struct Occ {
-    occupied: [u128; 4],
-    blocked: [u128; 4],
+    own: u128,
+    own_blocked: u128,
+    others: u128,
+    others_blocked: u128,
     pieces: [[u8; PIECES]; 4],
 }
 
@@ -161,8 +163,10 @@ impl RaceState {
         self.ages[seat as usize & 3]
     }
 
+    #[inline]
     fn n_left(&self) -> usize {
-        self.left.iter().take_while(|&&v| v != 0).count()
+        // `left` is descending and zero-padded.
+        self.left.iter().map(|&v| (v != 0) as usize).sum()
     }
 
     fn remove_value(&mut self, v: u8) -> bool {
@@ -224,14 +228,14 @@ pub struct RaceSystem {
     seats: u8,
     side: [u8; 4],
     /// Occupancy slot of each seat's positions (track square, home-path slot, or [`NO_SLOT`]).
-    slot: Box<[[u8; 141]; 4]>,
+    slot: Box<[[u8; 256]; 4]>,
 }
 
 impl RaceSystem {
     fn new(rules: RaceRules) -> RaceSystem {
         let seats = rules.seats;
         let mut side = [0u8; 4];
-        let mut slot = Box::new([[NO_SLOT; 141]; 4]);
+        let mut slot = Box::new([[NO_SLOT; 256]; 4]);
         for seat in 0..seats {
             let sd = board::side_of_seat(seat, seats);
             side[seat as usize] = sd;
@@ -259,11 +263,7 @@ impl RaceSystem {
 
     #[inline]
     fn slot_of(&self, seat: usize, pos: u8) -> u8 {
-        if (pos as usize) < 141 {
-            self.slot[seat][pos as usize]
-        } else {
-            NO_SLOT
-        }
+        self.slot[seat & 3][pos as usize]
     }
 
     /// Pieces of each seat per slot: 4 bits per seat (for validation).
@@ -280,22 +280,32 @@ impl RaceSystem {
         occ
     }
 
-    /// Which slots each seat occupies, and where it has two or more pieces.
+    /// Which slots the mover and the other seats occupy, and where one seat has two or more.
     #[inline]
-    fn occupancy(&self, s: &RaceState) -> Occ {
+    fn occupancy(&self, s: &RaceState, mover: usize) -> Occ {
         let mut occ = Occ {
-            occupied: [0; 4],
-            blocked: [0; 4],
+            own: 0,
+            own_blocked: 0,
+            others: 0,
+            others_blocked: 0,
             pieces: s.pieces,
         };
         for seat in 0..self.seats as usize {
+            let (mut here, mut twice) = (0u128, 0u128);
             for &p in &s.pieces[seat] {
                 let sl = self.slot_of(seat, p);
                 if sl != NO_SLOT {
                     let bit = 1u128 << sl;
-                    occ.blocked[seat] |= occ.occupied[seat] & bit;
-                    occ.occupied[seat] |= bit;
+                    twice |= here & bit;
+                    here |= bit;
                 }
+            }
+            if seat == mover {
+                occ.own = here;
+                occ.own_blocked = twice;
+            } else {
+                occ.others |= here;
+                occ.others_blocked |= twice;
             }
         }
         occ

@@ -5,6 +5,42 @@ use crate::system::SystemRules;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 
+/// Deserializers that name the option in their error message (serde's own do not).
+mod named {
+    use serde::de::{Deserialize, Deserializer, Error};
+
+    macro_rules! named {
+        ($($fn_name:ident: $ty:ty = $name:literal, $expect:literal;)*) => {$(
+            pub fn $fn_name<'de, D: Deserializer<'de>>(d: D) -> Result<$ty, D::Error> {
+                <$ty>::deserialize(d).map_err(|e| {
+                    D::Error::custom(format!("option `{}` must be {} ({e})", $name, $expect))
+                })
+            }
+        )*};
+    }
+
+    named! {
+        seats: u8 = "seats", "2, 3 or 4";
+        enter_with_sum: bool = "enter_with_sum", "true or false";
+        doubles_bottom_faces: bool = "doubles_bottom_faces", "true or false";
+        doubles_extra_roll: bool = "doubles_extra_roll", "true or false";
+        third_doubles_penalty: bool = "third_doubles_penalty", "true or false";
+        capture: bool = "capture", "true or false";
+        capture_bonus: u8 = "capture_bonus", "a number of squares (0 = none)";
+        home_bonus: u8 = "home_bonus", "a number of squares (0 = none)";
+        bonus_order: super::BonusOrder = "bonus_order", "\"dice-first\" or \"any\"";
+        bonuses_chain: bool = "bonuses_chain", "true or false";
+        blockades: bool = "blockades", "true or false";
+        blockade_no_joint_move: bool = "blockade_no_joint_move", "true or false";
+        blockade_turn_limit: u8 = "blockade_turn_limit", "a number of plays (0 = no limit)";
+        max_pieces_per_square: u8 = "max_pieces_per_square", "2, 3 or 4";
+        safe_squares: bool = "safe_squares", "true or false";
+        entry_capture: bool = "entry_capture", "true or false";
+        go_round_again: bool = "go_round_again", "true or false";
+        pass_allowed: bool = "pass_allowed", "true or false";
+    }
+}
+
 /// When bonus moves may be taken.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -34,51 +70,69 @@ pub enum BonusOrder {
 #[serde(deny_unknown_fields)]
 pub struct RaceRules {
     /// Seats in play: 2, 3 or 4 (ONL-1). Two seats sit opposite each other.
+    #[serde(deserialize_with = "named::seats")]
     pub seats: u8,
     /// A pair of dice summing to five (1+4, 2+3) may enter a piece, spending both (PAR-2, O-B).
+    #[serde(deserialize_with = "named::enter_with_sum")]
     pub enter_with_sum: bool,
     /// Doubles also give the bottom faces ([d, d, 7-d, 7-d]) when no piece of the seat is in the
     /// nest at the roll (PAR-7, P-A); off: only the top faces (Online Pachisi, O-A).
+    #[serde(deserialize_with = "named::doubles_bottom_faces")]
     pub doubles_bottom_faces: bool,
     /// The seat rolls again after playing doubles (PAR-7, P-I, ONL-4).
+    #[serde(deserialize_with = "named::doubles_extra_roll")]
     pub doubles_extra_roll: bool,
     /// Third doubles in a row: the seat's piece nearest home goes back to the nest and the turn
     /// passes, before any move (P-H; Online Pachisi's "pair punishment", ONL-4, O-C).
+    #[serde(deserialize_with = "named::third_doubles_penalty")]
     pub third_doubles_penalty: bool,
     /// Landing on a single opposing piece sends it back to its nest (PAR-8, ONL-5). Off: opposing
     /// pieces may share a square (O-D).
+    #[serde(deserialize_with = "named::capture")]
     pub capture: bool,
     /// Squares of the bonus move earned by a capture (PAR-13: 20; ONL-5: 10); 0 = no bonus.
     /// Ignored while `capture` is off.
+    #[serde(deserialize_with = "named::capture_bonus")]
     pub capture_bonus: u8,
     /// Squares of the bonus move earned by bringing a piece home (PAR-13: 10); 0 = no bonus.
+    #[serde(deserialize_with = "named::home_bonus")]
     pub home_bonus: u8,
     /// Whether bonuses wait until every die is played (PAR-6) or may be played at any time.
+    #[serde(deserialize_with = "named::bonus_order")]
     pub bonus_order: BonusOrder,
     /// A bonus move that itself captures or reaches home earns a further bonus (P-C).
+    #[serde(deserialize_with = "named::bonuses_chain")]
     pub bonuses_chain: bool,
     /// Two own pieces may share a square and form a blockade that nobody passes (PAR-10, ONL-6).
     /// Off: a piece may not land on a square its own piece holds (O-D).
+    #[serde(deserialize_with = "named::blockades")]
     pub blockades: bool,
     /// P-D: the pieces of a blockade standing at the start of a roll may not end that roll's play
     /// together on one new square (PAR-10). Needs `blockades`.
+    #[serde(deserialize_with = "named::blockade_no_joint_move")]
     pub blockade_no_joint_move: bool,
     /// Local rule (PAR-10): a blockade that has stood through this many of its owner's plays must
     /// be opened by the next play when any legal play opens it; 0 = no limit. Needs `blockades`.
+    #[serde(deserialize_with = "named::blockade_turn_limit")]
     pub blockade_turn_limit: u8,
     /// Most pieces of one seat on one square of the track or home path while `blockades` is on
     /// (2 in both presets; 2..=4).
+    #[serde(deserialize_with = "named::max_pieces_per_square")]
     pub max_pieces_per_square: u8,
     /// The 12 safe squares (entry squares, E+7, E+12): an opponent standing there cannot be
     /// captured, and the square is closed to opponents (PAR-9, ONL-7, O-E).
+    #[serde(deserialize_with = "named::safe_squares")]
     pub safe_squares: bool,
     /// A piece entering from its nest captures a single opponent on its own (safe) entry square
     /// (PAR-9, P-E, O-E). Off: entering there is illegal, like landing on any occupied safe square.
+    #[serde(deserialize_with = "named::entry_capture")]
     pub entry_capture: bool,
     /// PAR-11 / P-G: a piece may pass its home path and go round the track again.
+    #[serde(deserialize_with = "named::go_round_again")]
     pub go_round_again: bool,
     /// O-F: the player may give up the whole roll or any part of it (no obligation to use dice or
     /// bonuses). Off: the most values, then the most pips, must be used (P-C).
+    #[serde(deserialize_with = "named::pass_allowed")]
     pub pass_allowed: bool,
 }
 

@@ -1,0 +1,282 @@
+//! Helpers shared by the Parcheesi and Online Pachisi tests (scenario runner, invariants).
+#![allow(dead_code)]
+
+use pachisi::{Game, Place, Play, Roll, Rules, StepKind};
+use serde_json::Value;
+use std::collections::{BTreeSet, HashMap};
+use std::path::PathBuf;
+
+pub fn scenario_dir(variant: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/scenarios")
+        .join(variant)
+}
+
+pub fn notations(g: &Game) -> BTreeSet<String> {
+    g.legal_plays().iter().map(|p| g.format_play(p)).collect()
+}
+
+pub fn set(items: &[&str]) -> BTreeSet<String> {
+    items.iter().map(|s| s.to_string()).collect()
+}
+
+fn string_set(v: &Value) -> BTreeSet<String> {
+    v.as_array()
+        .expect("a list of plays")
+        .iter()
+        .map(|p| p.as_str().expect("a play").to_string())
+        .collect()
+}
+
+/// Runs one scenario file of the shared format; panics with the scenario name on a mismatch.
+pub fn run_scenario(variant: &str, file: &str) {
+    let path = scenario_dir(variant).join(format!("{file}.json"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    let value: Value = serde_json::from_str(&text).unwrap();
+    let list = match value {
+        Value::Array(v) => v,
+        v => vec![v],
+    };
+    for sc in list {
+        let name = sc["name"].as_str().unwrap_or(file).to_string();
+        let rules = Rules::from_value(&sc["rules"]).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let mut g = Game::from_position(&rules, sc["position"].as_str().unwrap(), 1)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(
+            g.position(),
+            sc["position"].as_str().unwrap(),
+            "{name}: round trip"
+        );
+        let roll: Roll = serde_json::from_value(sc["roll"].clone()).unwrap();
+        if let Some(err) = sc.get("error") {
+            let e = g.set_roll(roll).unwrap_err();
+            assert!(
+                format!("{e:?}").starts_with(err.as_str().unwrap()),
+                "{name}: {e:?}"
+            );
+            continue;
+        }
+        g.set_roll(roll).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(notations(&g), string_set(&sc["plays"]), "{name}: plays");
+        for t in sc
+            .get("then")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+        {
+            if let Some(r) = t.get("roll") {
+                let roll: Roll = serde_json::from_value(r.clone()).unwrap();
+                g.set_roll(roll).unwrap_or_else(|e| panic!("{name}: {e}"));
+                if let Some(p) = t.get("plays") {
+                    assert_eq!(notations(&g), string_set(p), "{name}: plays after roll");
+                }
+                continue;
+            }
+            if let Some(p) = t.get("play") {
+                g.play_notation(p.as_str().unwrap())
+                    .unwrap_or_else(|e| panic!("{name}: {e}"));
+            }
+            if let Some(pos) = t.get("position") {
+                assert_eq!(
+                    g.position(),
+                    pos.as_str().unwrap(),
+                    "{name}: position after"
+                );
+            }
+        }
+    }
+}
+
+/// Every scenario file of a variant directory.
+pub fn scenario_files(variant: &str) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(scenario_dir(variant))
+        .unwrap()
+        .filter_map(|e| {
+            let p = e.ok()?.path();
+            if p.extension()? != "json" {
+                return None;
+            }
+            Some(p.file_stem()?.to_string_lossy().into_owned())
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// Seat-relative positions strictly between `from` and `to` of a move of `value` squares.
+pub fn passed_positions(from: u8, to: u8, value: u8) -> Vec<u8> {
+    let mut out = Vec::new();
+    // Which route: a move that ends on a later lap (73..) from the first lap went round; one
+    // that ends in the home path (65..72) from a later lap turned in at 140.
+    let mut p = from;
+    for _ in 1..value {
+        p = match p {
+            64 => {
+                if (73..=140).contains(&to) {
+                    73
+                } else {
+                    65
+                }
+            }
+            140 => {
+                if (65..=72).contains(&to) {
+                    65
+                } else {
+                    73
+                }
+            }
+            x => x + 1,
+        };
+        out.push(p);
+    }
+    out
+}
+
+/// Counts pieces of each seat per place (track and home path only).
+pub fn stacks(g: &Game) -> HashMap<Place, Vec<u8>> {
+    let mut m: HashMap<Place, Vec<u8>> = HashMap::new();
+    for pv in g.pieces() {
+        if matches!(pv.place, Place::Track { .. } | Place::HomePath { .. }) {
+            let e = m.entry(pv.place).or_insert_with(|| vec![0; 4]);
+            e[pv.seat as usize] += pv.count;
+        }
+    }
+    m
+}
+
+/// Board invariants of the current position.
+pub fn check_board(g: &Game, capture: bool, most: u8) {
+    assert_eq!(
+        g.pieces().len(),
+        4 * g.seats() as usize,
+        "four pieces per seat"
+    );
+    for (place, counts) in stacks(g) {
+        let seats_here = counts.iter().filter(|&&c| c > 0).count();
+        if capture {
+            assert!(seats_here <= 1, "two seats on {place:?}: {}", g.position());
+        }
+        assert!(
+            counts.iter().all(|&c| c <= most),
+            "too many on {place:?}: {}",
+            g.position()
+        );
+    }
+}
+
+/// Checks that no step of `play` (applied from `g`'s position) passes a blockade.
+pub fn check_no_blockade_passed(g: &Game, play: &Play) {
+    let mut h = g.clone();
+    for st in play.steps() {
+        if st.kind != StepKind::Enter {
+            let st_stacks = stacks(&h);
+            for q in passed_positions(st.from, st.to, st.value) {
+                let place = h.place(st.seat, q);
+                if let Some(c) = st_stacks.get(&place) {
+                    assert!(
+                        c.iter().all(|&n| n < 2),
+                        "{:?} passes a blockade on {place:?} in {}",
+                        st,
+                        h.position()
+                    );
+                }
+            }
+        }
+        h.step(st).unwrap();
+    }
+}
+
+/// Plays a game with a seeded choice policy, checking invariants at each decision.
+pub fn random_game_checked(rules: &Rules, seed: u64, max_rolls: usize, deep: bool) -> Game {
+    use rand::{RngExt, SeedableRng};
+    let opts = rules.options();
+    let capture = opts["capture"].as_bool().unwrap();
+    let most = if opts["blockades"].as_bool().unwrap() {
+        opts["max_pieces_per_square"].as_u64().unwrap() as u8
+    } else {
+        1
+    };
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(seed ^ 0xABCD);
+    let mut g = Game::new(rules, seed);
+    let mut rolls = 0;
+    while !g.is_over() && rolls < max_rolls {
+        if g.is_chance_node() {
+            g.roll().unwrap();
+            rolls += 1;
+            continue;
+        }
+        check_board(&g, capture, most);
+        // The position notation round-trips, also in the middle of a roll.
+        let back = Game::from_position(rules, &g.position(), 0).unwrap();
+        assert_eq!(back.position(), g.position());
+        let plays = g.legal_plays();
+        assert!(!plays.is_empty());
+        // Listed plays are distinct by resulting position, and each applies.
+        let mut results = BTreeSet::new();
+        for p in &plays {
+            let mut h = g.clone();
+            h.play(p).unwrap();
+            assert!(
+                results.insert(h.position()),
+                "two plays give {}",
+                h.position()
+            );
+        }
+        let pick = plays[rng.random_range(0..plays.len())];
+        if deep && plays.len() <= 12 {
+            check_no_blockade_passed(&g, &pick);
+            check_steps_reach_plays(&g, &results);
+        }
+        // Notation of the chosen play parses back to a play with the same result.
+        let text = g.format_play(&pick);
+        let parsed = g.parse_play(&text).unwrap();
+        let mut a = g.clone();
+        a.play(&pick).unwrap();
+        let mut b = g.clone();
+        b.play(&parsed).unwrap();
+        assert_eq!(a.position(), b.position());
+        g.play(&pick).unwrap();
+        check_board(&g, capture, most);
+    }
+    g
+}
+
+/// The step-by-step interface reaches exactly the positions of the whole plays.
+pub fn check_steps_reach_plays(g: &Game, want: &BTreeSet<String>) {
+    // Skip very large trees (doubles with many pieces): the walk is exponential.
+    let mut got = BTreeSet::new();
+    let mut budget = 400usize;
+    walk(g, &mut got, &mut budget);
+    if budget > 0 {
+        assert_eq!(&got, want, "steps vs plays at {}", g.position());
+    }
+}
+
+fn walk(g: &Game, got: &mut BTreeSet<String>, budget: &mut usize) {
+    if *budget == 0 {
+        return;
+    }
+    *budget -= 1;
+    let steps = g.legal_steps();
+    if steps.is_empty() {
+        // A pass where one is allowed.
+        let mut h = g.clone();
+        h.finish_play().unwrap();
+        got.insert(h.position());
+        return;
+    }
+    // A complete play that other plays extend may also be finished here.
+    let mut h = g.clone();
+    if h.finish_play().is_ok() {
+        got.insert(h.position());
+    }
+    for st in steps {
+        let mut h = g.clone();
+        h.step(&st).unwrap();
+        if h.taken().is_empty() {
+            got.insert(h.position());
+        } else {
+            walk(&h, got, budget);
+        }
+    }
+}
