@@ -942,3 +942,89 @@ pub unsafe extern "C" fn pachisi_game_undo(game: *mut pachisi_game) -> pachisi_r
         g.mutate(|game| game.undo())
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn new_game() -> *mut pachisi_game {
+        let mut g = std::ptr::null_mut();
+        let r = unsafe {
+            pachisi_game_from_preset(c"backgammon".as_ptr(), std::ptr::null(), 1, &mut g)
+        };
+        assert_eq!(r, pachisi_result::Ok);
+        g
+    }
+
+    #[test]
+    fn a_panic_inside_a_change_marks_the_game_broken() {
+        let g = new_game();
+        let r = boundary(|| {
+            let game = unsafe { handle_mut(g, "game") }?;
+            game.mutate(|_| -> engine::Result<()> { panic!("engine bug") })
+        });
+        assert_eq!(r, pachisi_result::Panic);
+        let mut node = pachisi_node::Over;
+        assert_eq!(
+            unsafe { pachisi_game_node(g, &mut node) },
+            pachisi_result::Panic
+        );
+        assert_eq!(
+            unsafe { pachisi_game_roll(g, std::ptr::null_mut()) },
+            pachisi_result::Panic
+        );
+        unsafe { pachisi_game_free(g) };
+    }
+
+    #[test]
+    fn a_failed_change_keeps_the_cached_lists() {
+        let g = new_game();
+        let mut count = 0usize;
+        assert_eq!(
+            unsafe { pachisi_game_chance_outcome_count(g, &mut count) },
+            pachisi_result::Ok
+        );
+        assert!(unsafe { &*g }.chance.get().is_some());
+        assert_eq!(
+            unsafe { pachisi_game_set_dice(g, 0, 9) },
+            pachisi_result::InvalidRoll
+        );
+        assert!(
+            unsafe { &*g }.chance.get().is_some(),
+            "a failure keeps indices valid"
+        );
+        assert_eq!(
+            unsafe { pachisi_game_roll(g, std::ptr::null_mut()) },
+            pachisi_result::Ok
+        );
+        assert!(
+            unsafe { &*g }.chance.get().is_none(),
+            "a change drops the lists"
+        );
+        unsafe { pachisi_game_free(g) };
+    }
+
+    #[test]
+    fn steps_convert_both_ways() {
+        let s = Step {
+            seat: 1,
+            piece: 2,
+            from: 3,
+            to: 4,
+            value: 5,
+            count: 1,
+            captured: 1,
+            kind: StepKind::Bonus,
+        };
+        assert_eq!(pachisi_step::from(&s).to_engine().unwrap(), s);
+        assert_eq!(std::mem::size_of::<pachisi_step>(), 8);
+        let bad = pachisi_step {
+            kind: 7,
+            ..pachisi_step::from(&s)
+        };
+        assert_eq!(
+            bad.to_engine().unwrap_err().code,
+            pachisi_result::IllegalMove
+        );
+    }
+}
