@@ -3,7 +3,7 @@
 //! `cargo run --release -p pachisi --example simulate -- [variant] [games] [seed] [threads] [options-json]`
 //! e.g. `... simulate -- parcheesi 100000 1 1 '{"seats": 2}'`
 
-use pachisi::{Game, Rules, sim};
+use pachisi::{Game, RuleSystem, Rules, RulesConfig, SystemRules, sim};
 use std::time::Instant;
 
 fn main() -> Result<(), pachisi::Error> {
@@ -43,12 +43,31 @@ fn main() -> Result<(), pachisi::Error> {
         s.mean_rolls, s.median_rolls, s.mean_captures, s.unfinished
     );
     println!(
+        "state: {} bytes, play: {} bytes",
+        state_size(&rules),
+        std::mem::size_of::<pachisi::Play>()
+    );
+    println!(
         "time {secs:.3} s on {} thread(s): {:.0} games/s, {:.0} rolls/s",
         threads.map_or_else(|| rayon_threads().to_string(), |n| n.to_string()),
         games as f64 / secs,
         total_rolls as f64 / secs
     );
     Ok(())
+}
+
+/// Size of the rule system's position type.
+fn state_size(rules: &Rules) -> usize {
+    fn size<T: SystemRules>(_: &T) -> usize {
+        std::mem::size_of::<<T::System as RuleSystem>::State>()
+    }
+    match rules.config() {
+        RulesConfig::Race(r) => size(r),
+        RulesConfig::Family(r) => size(r),
+        RulesConfig::Classic(r) => size(r),
+        RulesConfig::Backgammon(r) => size(r),
+        _ => 0,
+    }
 }
 
 fn rayon_threads() -> usize {
