@@ -201,7 +201,12 @@ impl RaceState {
             *key =
                 (self.pieces[seat][k] as u32) << 16 | (g as u32) << 8 | self.ages[seat][k] as u32;
         }
-        keys.sort_unstable();
+        // The same network on the keys (equal keys are identical, so any sort gives this order).
+        for (i, j) in [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)] {
+            if keys[i] > keys[j] {
+                keys.swap(i, j);
+            }
+        }
         for (k, key) in keys.iter().enumerate() {
             self.pieces[seat][k] = (key >> 16) as u8;
             if with_groups {
@@ -325,6 +330,7 @@ impl RaceSystem {
     }
 
     /// Applies a step without checks (the generator and `apply_step` share it).
+    #[inline]
     fn apply(&self, s: &mut RaceState, step: &Step) {
         let seat = step.seat as usize & 3;
         let idx = step.piece as usize & 3;
