@@ -259,14 +259,14 @@ impl RaceSystem {
         let inner = (1u128 << (v - 1)) - 1;
         let last = p as u16 + v as u16 - 1;
         let same_stretch = (p >= ENTRY && last <= BRANCH as u16)
-            || (p >= HOME_PATH && p < HOME && last < HOME as u16)
+            || ((HOME_PATH..HOME).contains(&p) && last < HOME as u16)
             || (p >= LAP && last <= LAP_BRANCH as u16);
         if same_stretch {
             // One stretch of consecutive slots: a track run (wrapping past square 67) or a
             // home-path run (never wrapping).
             let start = self.slot_of(seat, p) as u32;
             let m = inner << (start + 1);
-            if p >= HOME_PATH && p < HOME {
+            if (HOME_PATH..HOME).contains(&p) {
                 return m;
             }
             const TRACK: u128 = (1u128 << 68) - 1;
@@ -640,7 +640,12 @@ fn child(ctx: &mut Ctx, s: &RaceState, play: &mut Play, st: Step) -> bool {
         return false;
     }
     play.push(st);
-    let r = dfs(ctx, &t, play, false);
+    // The common leaf (nothing left to play) without the call into the search.
+    let r = if t.left[0] == 0 && t.pending_capture == 0 && t.pending_home == 0 {
+        record(ctx, &t, play)
+    } else {
+        dfs(ctx, &t, play, false)
+    };
     play.pop();
     if ctx.memoise {
         ctx.memo.insert(hash, r);

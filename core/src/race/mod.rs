@@ -169,11 +169,15 @@ impl RaceState {
         self.left.iter().map(|&v| (v != 0) as usize).sum()
     }
 
+    #[inline]
     fn remove_value(&mut self, v: u8) -> bool {
         let n = self.n_left();
         match self.left[..n].iter().position(|&x| x == v) {
             Some(i) => {
-                self.left.copy_within(i + 1..4, i);
+                // Shift the later values down by hand (a `copy_within` here calls memmove).
+                for k in i..3 {
+                    self.left[k] = self.left[k + 1];
+                }
                 self.left[3] = 0;
                 true
             }
@@ -182,7 +186,7 @@ impl RaceState {
     }
 
     /// Sorts a seat's pieces by (position, group, age), keeping ages and groups with them.
-    #[inline]
+    #[inline(always)]
     fn sort_seat(&mut self, seat: usize, with_groups: bool) {
         let with_groups = with_groups && self.groups != [0; PIECES];
         if !with_groups && self.ages[seat] == [0; PIECES] {
