@@ -385,7 +385,7 @@ pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mu
         };
         let mut play = Play::new();
         dfs(&mut ctx, s, &mut play, true);
-        if ctx.dedup {
+        if ctx.dedup && ctx.out.len() > ctx.base + 1 {
             // Orders reaching one position (and states differing only in P-D group marks) are
             // one play.
             let base = ctx.base;

@@ -174,11 +174,11 @@ impl RaceState {
         let n = self.n_left();
         match self.left[..n].iter().position(|&x| x == v) {
             Some(i) => {
-                // Shift the later values down by hand (a `copy_within` here calls memmove).
-                for k in i..3 {
-                    self.left[k] = self.left[k + 1];
-                }
-                self.left[3] = 0;
+                // Drop byte `i` of the four, shifting the later ones down (a `copy_within` here
+                // calls memmove).
+                let x = u32::from_le_bytes(self.left);
+                let low = (1u32 << (8 * i)) - 1;
+                self.left = ((x & low) | ((x >> 8) & !low)).to_le_bytes();
                 true
             }
             None => false,
