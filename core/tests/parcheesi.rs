@@ -705,3 +705,93 @@ fn speed_random_games() {
         rolls as f64 / n as f64
     );
 }
+
+// ---------------------------------------------------------------- generator equivalence guard
+
+/// Option sets the equivalence guard walks (parcheesi and online variants, every generator path).
+fn guard_rule_sets() -> Vec<Rules> {
+    let p = |o: serde_json::Value| Rules::with_options(P, &o).unwrap();
+    let o = |o: serde_json::Value| Rules::with_options("pachisi-online", &o).unwrap();
+    vec![
+        p(json!({})),
+        p(json!({"seats": 2})),
+        p(json!({"seats": 3})),
+        p(json!({"pass_allowed": true})),
+        p(json!({"go_round_again": false})),
+        p(json!({"bonus_order": "any"})),
+        p(json!({"blockade_turn_limit": 2})),
+        p(json!({"max_pieces_per_square": 3, "bonuses_chain": false})),
+        p(json!({"blockades": false, "blockade_no_joint_move": false, "capture": false})),
+        p(json!({"enter_with_sum": false, "safe_squares": false, "entry_capture": false})),
+        o(json!({})),
+        o(json!({"seats": 2, "pass_allowed": true})),
+        o(json!({"seats": 3, "bonus_order": "any", "blockade_turn_limit": 3})),
+    ]
+}
+
+/// Every position of seeded random games with its roll and the ordered list of legal plays
+/// (notation, then the position each one leads to), plus whole simulations' records.
+fn guard_transcript(games_per_set: u64) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    for (ri, rules) in guard_rule_sets().iter().enumerate() {
+        for seed in 0..games_per_set {
+            let mut g = Game::new(rules, seed * 7919 + ri as u64);
+            let mut pick = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+            let mut rolls = 0;
+            while !g.is_over() && rolls < 2000 {
+                if g.is_chance_node() {
+                    g.roll().unwrap();
+                    rolls += 1;
+                    continue;
+                }
+                let before = g.position();
+                let plays = g.legal_plays();
+                let _ = writeln!(out, "{ri} {before} {:?}", g.legal_steps());
+                for play in &plays {
+                    let mut h = g.clone();
+                    h.play(play).unwrap();
+                    let _ = writeln!(out, "  {} => {}", g.format_play(play), h.position());
+                }
+                pick ^= pick << 13;
+                pick ^= pick >> 7;
+                pick ^= pick << 17;
+                if plays.is_empty() {
+                    if g.finish_play().is_err() {
+                        break;
+                    }
+                } else {
+                    g.play(&plays[(pick % plays.len() as u64) as usize])
+                        .unwrap();
+                }
+            }
+        }
+        let records = pachisi::sim::simulate(rules, 50, ri as u64, Some(1)).unwrap();
+        let _ = writeln!(out, "sim {ri} {records:?}");
+    }
+    out
+}
+
+/// Guard for generator optimisations: `RACE_GUARD=write` records the transcript of the current
+/// implementation in `target/`; a later run compares against it. Run with `--ignored`.
+#[test]
+#[ignore]
+fn generator_equivalence_guard() {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../target/race-generator-guard.txt");
+    let games: u64 = std::env::var("RACE_GUARD_GAMES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20);
+    let now = guard_transcript(games);
+    if std::env::var("RACE_GUARD").as_deref() == Ok("write") {
+        std::fs::write(&path, &now).unwrap();
+        return;
+    }
+    let then =
+        std::fs::read_to_string(&path).expect("write the reference first (RACE_GUARD=write)");
+    for (i, (a, b)) in then.lines().zip(now.lines()).enumerate() {
+        assert_eq!(a, b, "first difference at line {}", i + 1);
+    }
+    assert_eq!(then.lines().count(), now.lines().count());
+}

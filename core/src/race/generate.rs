@@ -11,8 +11,8 @@
 //! removes the remaining duplicates by resulting position at the end.
 
 use super::{
-    BRANCH, BonusOrder, ENTRY, HOME, LAP, LAP_BRANCH, NEST, NO_SLOT, Occ, PIECES, Phase, RaceState,
-    RaceSystem,
+    BRANCH, BonusOrder, ENTRY, HOME, HOME_PATH, LAP, LAP_BRANCH, NEST, NO_SLOT, Occ, PIECES, Phase,
+    RaceState, RaceSystem,
 };
 use crate::board;
 use crate::play::{Play, Step, StepKind};
@@ -143,7 +143,7 @@ impl Memo {
 
 struct Scratch {
     memo: Memo,
-    hashes: Vec<u64>,
+    table: Vec<u32>,
     results: Vec<RaceState>,
 }
 
@@ -233,23 +233,53 @@ impl RaceSystem {
     }
 
     /// A move of `v` squares from `p` along a route: its end and captures, if legal.
-    #[inline]
+    #[inline(always)]
     fn try_move(&self, seat: usize, p: u8, v: u8, home_route: bool, occ: &Occ) -> Option<(u8, u8)> {
         let d = pos_after(p, v, home_route);
         if d == NO_POS {
             return None;
         }
         let blocked = occ.own_blocked | occ.others_blocked;
-        if blocked != 0 && self.rules.blockades {
-            for k in 1..v {
-                let sl = self.slot_of(seat, pos_after(p, k, home_route));
-                if sl != NO_SLOT && blocked & (1u128 << sl) != 0 {
-                    return None;
-                }
-            }
+        if blocked != 0
+            && self.rules.blockades
+            && blocked & self.passed(seat, p, v, home_route) != 0
+        {
+            return None;
         }
         let c = self.landing(seat, d, false, occ)?;
         Some((d, c))
+    }
+
+    /// The occupancy slots of the squares a move of `v` from `p` passes (not its start or end).
+    #[inline]
+    fn passed(&self, seat: usize, p: u8, v: u8, home_route: bool) -> u128 {
+        if v <= 1 {
+            return 0;
+        }
+        let inner = (1u128 << (v - 1)) - 1;
+        let last = p as u16 + v as u16 - 1;
+        let same_stretch = (p >= ENTRY && last <= BRANCH as u16)
+            || ((HOME_PATH..HOME).contains(&p) && last < HOME as u16)
+            || (p >= LAP && last <= LAP_BRANCH as u16);
+        if same_stretch {
+            // One stretch of consecutive slots: a track run (wrapping past square 67) or a
+            // home-path run (never wrapping).
+            let start = self.slot_of(seat, p) as u32;
+            let m = inner << (start + 1);
+            if (HOME_PATH..HOME).contains(&p) {
+                return m;
+            }
+            const TRACK: u128 = (1u128 << 68) - 1;
+            return (m & TRACK) | ((m >> 68) & TRACK);
+        }
+        let mut m = 0u128;
+        for k in 1..v {
+            let sl = self.slot_of(seat, pos_after(p, k, home_route));
+            if sl != NO_SLOT {
+                m |= 1u128 << sl;
+            }
+        }
+        m
     }
 
     /// Every occupancy slot a move touches: where it starts, the squares it passes, its landing.
@@ -258,12 +288,10 @@ impl RaceSystem {
         if p == NEST {
             return bit(self.slot_of(seat, ENTRY));
         }
-        let mut m = bit(self.slot_of(seat, p));
-        for k in 1..=v {
-            let q = pos_after(p, k, home_route);
-            if q != NO_POS {
-                m |= bit(self.slot_of(seat, q));
-            }
+        let mut m = bit(self.slot_of(seat, p)) | self.passed(seat, p, v, home_route);
+        let q = pos_after(p, v, home_route);
+        if q != NO_POS {
+            m |= bit(self.slot_of(seat, q));
         }
         m
     }
@@ -299,6 +327,9 @@ struct Ctx<'a> {
     has_groups: bool,
     memo: &'a mut Memo,
     results: &'a mut Vec<RaceState>,
+    /// The other seats' pieces at the root and their occupancy (they change only by captures).
+    root_pieces: [[u8; PIECES]; 4],
+    root_others: (u128, u128),
     /// Squares touched by the first step when it played the lower of two different dice (see
     /// `dfs`); 0 = no pruning.
     prune: u128,
@@ -313,7 +344,7 @@ pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mu
         let mut guard = cell.borrow_mut();
         let scratch = guard.get_or_insert_with(|| Scratch {
             memo: Memo::new(1024),
-            hashes: Vec::with_capacity(64),
+            table: Vec::with_capacity(64),
             results: Vec::with_capacity(64),
         });
         scratch.memo.clear();
@@ -346,15 +377,25 @@ pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mu
             memo: &mut scratch.memo,
             results: &mut scratch.results,
             prune: 0,
+            root_pieces: s.pieces,
+            root_others: {
+                let occ = sys.occupancy(s, seat);
+                (occ.others, occ.others_blocked)
+            },
         };
         let mut play = Play::new();
         dfs(&mut ctx, s, &mut play, true);
-        if ctx.dedup {
+        if ctx.dedup && ctx.out.len() > ctx.base + 1 {
             // Orders reaching one position (and states differing only in P-D group marks) are
             // one play.
             let base = ctx.base;
-            let hashes = &mut scratch.hashes;
-            hashes.clear();
+            let table = &mut scratch.table;
+            let found = ctx.out.len() - base;
+            // An open-addressing table of kept indices (+1; 0 = empty), at most half full.
+            let size = (found * 2).next_power_of_two().max(16);
+            table.clear();
+            table.resize(size, 0);
+            let mask = size - 1;
             let mut keep = base;
             for i in base..ctx.out.len() {
                 let mut r = ctx.results[i - base];
@@ -365,14 +406,23 @@ pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mu
                     }
                 }
                 let h = hash_state(&r);
-                let dup = hashes
-                    .iter()
-                    .zip(&ctx.results[..keep - base])
-                    .any(|(&hk, rk)| hk == h && *rk == r);
+                let mut slot = h as usize & mask;
+                let dup = loop {
+                    let e = table[slot] as usize;
+                    if e == 0 {
+                        break false;
+                    }
+                    if ctx.results[e - 1] == r {
+                        break true;
+                    }
+                    slot = (slot + 1) & mask;
+                };
                 if !dup {
-                    hashes.push(h);
+                    table[slot] = (keep - base + 1) as u32;
                     ctx.results[keep - base] = r;
-                    ctx.out[keep] = ctx.out[i];
+                    if keep != i {
+                        ctx.out[keep] = ctx.out[i];
+                    }
                     keep += 1;
                 }
             }
@@ -405,7 +455,7 @@ fn dfs(ctx: &mut Ctx, s: &RaceState, play: &mut Play, root: bool) -> bool {
         && !sys.rules.pass_allowed
         && n == 2
         && s.left[0] != s.left[1];
-    let occ = sys.occupancy(s, seat);
+    let occ = occupancy(ctx, s);
     let same = |i: usize| {
         i > 0
             && pieces[i] == pieces[i - 1]
@@ -527,6 +577,34 @@ fn dfs(ctx: &mut Ctx, s: &RaceState, play: &mut Play, root: bool) -> bool {
     any
 }
 
+/// The occupancy of `s`: the mover's own recomputed, the others' reused from the root unless a
+/// capture changed them.
+#[inline]
+fn occupancy(ctx: &Ctx, s: &RaceState) -> Occ {
+    let seat = ctx.seat;
+    let row = |p: [u8; PIECES]| u32::from_le_bytes(p);
+    let others_unchanged = (0..4).all(|o| o == seat || row(s.pieces[o]) == row(ctx.root_pieces[o]));
+    if !others_unchanged {
+        return ctx.sys.occupancy(s, seat);
+    }
+    let (mut here, mut twice) = (0u128, 0u128);
+    for &p in &s.pieces[seat] {
+        let sl = ctx.sys.slot_of(seat, p);
+        if sl != NO_SLOT {
+            let bit = 1u128 << sl;
+            twice |= here & bit;
+            here |= bit;
+        }
+    }
+    Occ {
+        own: here,
+        own_blocked: twice,
+        others: ctx.root_others.0,
+        others_blocked: ctx.root_others.1,
+        pieces: s.pieces,
+    }
+}
+
 #[inline]
 fn step(
     seat: usize,
@@ -562,7 +640,12 @@ fn child(ctx: &mut Ctx, s: &RaceState, play: &mut Play, st: Step) -> bool {
         return false;
     }
     play.push(st);
-    let r = dfs(ctx, &t, play, false);
+    // The common leaf (nothing left to play) without the call into the search.
+    let r = if t.left[0] == 0 && t.pending_capture == 0 && t.pending_home == 0 {
+        record(ctx, &t, play)
+    } else {
+        dfs(ctx, &t, play, false)
+    };
     play.pop();
     if ctx.memoise {
         ctx.memo.insert(hash, r);
@@ -571,6 +654,7 @@ fn child(ctx: &mut Ctx, s: &RaceState, play: &mut Play, st: Step) -> bool {
 }
 
 /// Records a complete play if P-D allows it; keeps only the best score (P-C).
+#[inline]
 fn record(ctx: &mut Ctx, s: &RaceState, play: &Play) -> bool {
     let seat = ctx.seat;
     let p = s.pieces[seat];

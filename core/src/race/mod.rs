@@ -169,12 +169,16 @@ impl RaceState {
         self.left.iter().map(|&v| (v != 0) as usize).sum()
     }
 
+    #[inline]
     fn remove_value(&mut self, v: u8) -> bool {
         let n = self.n_left();
         match self.left[..n].iter().position(|&x| x == v) {
             Some(i) => {
-                self.left.copy_within(i + 1..4, i);
-                self.left[3] = 0;
+                // Drop byte `i` of the four, shifting the later ones down (a `copy_within` here
+                // calls memmove).
+                let x = u32::from_le_bytes(self.left);
+                let low = (1u32 << (8 * i)) - 1;
+                self.left = ((x & low) | ((x >> 8) & !low)).to_le_bytes();
                 true
             }
             None => false,
@@ -182,7 +186,7 @@ impl RaceState {
     }
 
     /// Sorts a seat's pieces by (position, group, age), keeping ages and groups with them.
-    #[inline]
+    #[inline(always)]
     fn sort_seat(&mut self, seat: usize, with_groups: bool) {
         let with_groups = with_groups && self.groups != [0; PIECES];
         if !with_groups && self.ages[seat] == [0; PIECES] {
@@ -201,7 +205,12 @@ impl RaceState {
             *key =
                 (self.pieces[seat][k] as u32) << 16 | (g as u32) << 8 | self.ages[seat][k] as u32;
         }
-        keys.sort_unstable();
+        // The same network on the keys (equal keys are identical, so any sort gives this order).
+        for (i, j) in [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)] {
+            if keys[i] > keys[j] {
+                keys.swap(i, j);
+            }
+        }
         for (k, key) in keys.iter().enumerate() {
             self.pieces[seat][k] = (key >> 16) as u8;
             if with_groups {
@@ -325,6 +334,7 @@ impl RaceSystem {
     }
 
     /// Applies a step without checks (the generator and `apply_step` share it).
+    #[inline]
     fn apply(&self, s: &mut RaceState, step: &Step) {
         let seat = step.seat as usize & 3;
         let idx = step.piece as usize & 3;
