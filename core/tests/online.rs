@@ -78,15 +78,6 @@ fn o_f_exact_count_no_going_round() {
     run_scenario(O, "o-f-exact-count-home");
 }
 
-#[test]
-fn every_scenario_file_passes() {
-    let files = scenario_files(O);
-    assert!(files.len() >= 8);
-    for f in files {
-        run_scenario(O, &f);
-    }
-}
-
 // ---------------------------------------------------------------- more clauses, in Rust
 
 /// ONL-1: 2 to 4 seats; the preset is the Parcheesi board with online defaults.

@@ -1,16 +1,11 @@
 //! Helpers shared by the Parcheesi and Online Pachisi tests (scenario runner, invariants).
 #![allow(dead_code)]
 
-use pachisi::{Game, Place, Play, Roll, Rules, StepKind};
-use serde_json::Value;
-use std::collections::{BTreeSet, HashMap};
-use std::path::PathBuf;
+#[path = "../common/scenario.rs"]
+mod scenario;
 
-pub fn scenario_dir(variant: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../tests/scenarios")
-        .join(variant)
-}
+use pachisi::{Game, Place, Play, Rules, StepKind};
+use std::collections::{BTreeSet, HashMap};
 
 pub fn notations(g: &Game) -> BTreeSet<String> {
     g.legal_plays().iter().map(|p| g.format_play(p)).collect()
@@ -20,87 +15,9 @@ pub fn set(items: &[&str]) -> BTreeSet<String> {
     items.iter().map(|s| s.to_string()).collect()
 }
 
-fn string_set(v: &Value) -> BTreeSet<String> {
-    v.as_array()
-        .expect("a list of plays")
-        .iter()
-        .map(|p| p.as_str().expect("a play").to_string())
-        .collect()
-}
-
-/// Runs one scenario file of the shared format; panics with the scenario name on a mismatch.
+/// Runs one scenario file of the shared format through the shared runner.
 pub fn run_scenario(variant: &str, file: &str) {
-    let path = scenario_dir(variant).join(format!("{file}.json"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
-    let value: Value = serde_json::from_str(&text).unwrap();
-    let list = match value {
-        Value::Array(v) => v,
-        v => vec![v],
-    };
-    for sc in list {
-        let name = sc["name"].as_str().unwrap_or(file).to_string();
-        let rules = Rules::from_value(&sc["rules"]).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let mut g = Game::from_position(&rules, sc["position"].as_str().unwrap(), 1)
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(
-            g.position(),
-            sc["position"].as_str().unwrap(),
-            "{name}: round trip"
-        );
-        let roll: Roll = serde_json::from_value(sc["roll"].clone()).unwrap();
-        if let Some(err) = sc.get("error") {
-            let e = g.set_roll(roll).unwrap_err();
-            assert!(
-                format!("{e:?}").starts_with(err.as_str().unwrap()),
-                "{name}: {e:?}"
-            );
-            continue;
-        }
-        g.set_roll(roll).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(notations(&g), string_set(&sc["plays"]), "{name}: plays");
-        for t in sc
-            .get("then")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default()
-        {
-            if let Some(r) = t.get("roll") {
-                let roll: Roll = serde_json::from_value(r.clone()).unwrap();
-                g.set_roll(roll).unwrap_or_else(|e| panic!("{name}: {e}"));
-                if let Some(p) = t.get("plays") {
-                    assert_eq!(notations(&g), string_set(p), "{name}: plays after roll");
-                }
-                continue;
-            }
-            if let Some(p) = t.get("play") {
-                g.play_notation(p.as_str().unwrap())
-                    .unwrap_or_else(|e| panic!("{name}: {e}"));
-            }
-            if let Some(pos) = t.get("position") {
-                assert_eq!(
-                    g.position(),
-                    pos.as_str().unwrap(),
-                    "{name}: position after"
-                );
-            }
-        }
-    }
-}
-
-/// Every scenario file of a variant directory.
-pub fn scenario_files(variant: &str) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(scenario_dir(variant))
-        .unwrap()
-        .filter_map(|e| {
-            let p = e.ok()?.path();
-            if p.extension()? != "json" {
-                return None;
-            }
-            Some(p.file_stem()?.to_string_lossy().into_owned())
-        })
-        .collect();
-    v.sort();
-    v
+    scenario::run_file(variant, file);
 }
 
 /// Seat-relative positions strictly between `from` and `to` of a move of `value` squares.
