@@ -54,7 +54,13 @@ test-cross: python-dev c-libs
 			cmp build/cross/rust-$$v-$$seed.txt build/cross/python-$$v-$$seed.txt; \
 			pass=$$((pass + 1)); \
 		done; \
-	done; echo "Rust, C and Python replayed the same games"; echo "test-cross: $$pass passed, 0 failed"
+	done; echo "Rust, C and Python replayed the same games"; \
+	$(PY) tests/cross/readme_snippets.py; \
+	$(CC) -std=c11 -Wall -Wextra -Werror -Iinclude build/readme/quick.c -o build/readme/quick \
+		$(C_LINK_SHARED); \
+	build/readme/quick > build/readme/quick-c.txt; $(PY) build/readme/quick.py > build/readme/quick-py.txt; \
+	pass=$$((pass + 2)); echo "the README's C and Python quick starts run"; \
+	echo "test-cross: $$pass passed, 0 failed"
 
 ## Backgammon legal plays against GNU Backgammon and OpenSpiel, a quick run (the full one is
 ## `make crosscheck`: 10,000 positions x 21 rolls).

@@ -117,3 +117,13 @@ def test_python_wilson_matches_rust() -> None:
         lo, hi = pachisi._wilson(int(wins[seat]), 100)
         assert s["win_rate_ci"][seat][0] == pytest.approx(lo)
         assert s["win_rate_ci"][seat][1] == pytest.approx(hi)
+
+
+def test_summary_prints_as_a_table_and_is_a_dict() -> None:
+    res = pachisi.simulate("backgammon", games=50, seed=3)
+    s = res.summary()
+    assert isinstance(s, dict)
+    assert s.to_dict() == dict(s)
+    text = str(s)
+    assert "win rate" in text and "seat 1" in text
+    assert "<table>" in s._repr_html_()

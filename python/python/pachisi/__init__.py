@@ -61,6 +61,7 @@ __all__ = [
     "Play",
     "Rules",
     "SimulationResult",
+    "Summary",
     "Step",
     "UnknownVariantError",
     "WrongPhaseError",
@@ -150,14 +151,15 @@ class SimulationResult:
             dtype=np.int64,
         )
 
-    def summary(self) -> Dict[str, Any]:
+    def summary(self) -> "Summary":
         """Per-seat win rates with 95% Wilson intervals, mean/median rolls, mean captures.
 
-        Computed in Rust by ``pachisi::sim::summarize``.
+        Computed in Rust by ``pachisi::sim::summarize``. A :class:`Summary`: a ``dict`` that
+        prints as a table (``print(result.summary())``) and shows as one in Jupyter.
         """
         s = dict(self._summary)
         s["win_rate_ci"] = [tuple(ci) for ci in s["win_rate_ci"]]
-        return s
+        return Summary(s, self)
 
     def to_dict(self) -> Dict[str, Any]:
         """The summary and the run's parameters as plain Python values (JSON-ready)."""
@@ -228,6 +230,30 @@ class SimulationResult:
             f"<p>rolls per game: mean {s['mean_rolls']:.1f}, median {s['median_rolls']:.1f}; "
             f"captures per game: mean {s['mean_captures']:.2f}</p>"
         )
+
+
+class Summary(Dict[str, Any]):
+    """A simulation summary: a plain ``dict`` (``games``, ``win_rate``, ``win_rate_ci``,
+    ``mean_rolls``, ``median_rolls``, ``mean_captures``, ``unfinished``) that prints as a table.
+
+    >>> s = simulate("backgammon", games=100, seed=1).summary()
+    >>> round(sum(s["win_rate"]), 6)
+    1.0
+    """
+
+    def __init__(self, values: Dict[str, Any], result: "SimulationResult") -> None:
+        super().__init__(values)
+        self._result = result
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The summary as a plain ``dict``."""
+        return dict(self)
+
+    def __str__(self) -> str:
+        return str(self._result)
+
+    def _repr_html_(self) -> str:
+        return self._result._repr_html_()
 
 
 class _Progress:
