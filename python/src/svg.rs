@@ -416,28 +416,18 @@ impl<'a> CrossPicture<'a> {
     fn render(&self) -> String {
         let w = self.width;
         let h = w + self.cell * 1.2;
-        let mut out = String::with_capacity(32 * 1024);
-        let _ = write!(
-            out,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w:.0}\" height=\"{h:.0}\" viewBox=\"0 0 {w:.1} {h:.1}\" font-family=\"sans-serif\">"
-        );
-        arrow_defs(&mut out);
-        let _ = write!(
-            out,
-            "<rect width=\"{w:.1}\" height=\"{h:.1}\" fill=\"#f3ead7\"/>"
-        );
-        self.board(&mut out);
-        self.pieces(&mut out);
-        self.last_play(&mut out);
-        let _ = write!(
-            out,
-            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"{:.1}\" text-anchor=\"middle\" fill=\"#222\">{}</text></svg>",
-            w / 2.0,
+        document(
+            w,
+            h,
             h - self.cell * 0.4,
             self.cell * 0.6,
-            escape(&caption(self.game))
-        );
-        out
+            self.game,
+            |out| {
+                self.board(out);
+                self.pieces(out);
+                self.last_play(out);
+            },
+        )
     }
 }
 
@@ -693,29 +683,49 @@ impl<'a> BackgammonPicture<'a> {
     fn render(&self) -> String {
         let w = self.width;
         let h = self.height + self.unit * 0.9;
-        let mut out = String::with_capacity(16 * 1024);
-        let _ = write!(
-            out,
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w:.0}\" height=\"{h:.0}\" viewBox=\"0 0 {w:.1} {h:.1}\" font-family=\"sans-serif\">"
-        );
-        arrow_defs(&mut out);
-        let _ = write!(
-            out,
-            "<rect width=\"{w:.1}\" height=\"{h:.1}\" fill=\"#f3ead7\"/>"
-        );
-        self.board(&mut out);
-        self.pieces(&mut out);
-        self.last_play(&mut out);
-        let _ = write!(
-            out,
-            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"{:.1}\" text-anchor=\"middle\" fill=\"#222\">{}</text></svg>",
-            w / 2.0,
+        document(
+            w,
+            h,
             h - self.unit * 0.25,
             self.unit * 0.42,
-            escape(&caption(self.game))
-        );
-        out
+            self.game,
+            |out| {
+                self.board(out);
+                self.pieces(out);
+                self.last_play(out);
+            },
+        )
     }
+}
+
+/// The SVG document around a board picture: the background, the arrow marker, what `draw`
+/// writes, and the caption (variant and whose turn) at `caption_y`.
+fn document(
+    w: f64,
+    h: f64,
+    caption_y: f64,
+    font_size: f64,
+    game: &Game,
+    draw: impl FnOnce(&mut String),
+) -> String {
+    let mut out = String::with_capacity(32 * 1024);
+    let _ = write!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w:.0}\" height=\"{h:.0}\" viewBox=\"0 0 {w:.1} {h:.1}\" font-family=\"sans-serif\">"
+    );
+    arrow_defs(&mut out);
+    let _ = write!(
+        out,
+        "<rect width=\"{w:.1}\" height=\"{h:.1}\" fill=\"#f3ead7\"/>"
+    );
+    draw(&mut out);
+    let _ = write!(
+        out,
+        "<text x=\"{:.1}\" y=\"{caption_y:.1}\" font-size=\"{font_size:.1}\" text-anchor=\"middle\" fill=\"#222\">{}</text></svg>",
+        w / 2.0,
+        escape(&caption(game))
+    );
+    out
 }
 
 #[cfg(test)]
