@@ -65,7 +65,7 @@ test-cross: python-dev c-libs
 ## Backgammon legal plays against GNU Backgammon and OpenSpiel, a quick run (the full one is
 ## `make crosscheck`: 10,000 positions x 21 rolls).
 test-crosscheck:
-	$(MAKE) crosscheck CROSSCHECK_POSITIONS=2000 CROSSCHECK_OPENSPIEL_GAMES=20
+	$(MAKE) crosscheck CROSSCHECK_POSITIONS=2000 CROSSCHECK_OPENSPIEL_GAMES=20 CROSSCHECK_PROFILE=debug
 
 ## Criterion benchmarks (not part of `make test`; numbers go to docs/PERFORMANCE.md).
 bench:

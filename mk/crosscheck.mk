@@ -7,6 +7,9 @@ CROSSCHECK_VENV ?= .venv
 CROSSCHECK_PY := $(CROSSCHECK_VENV)/bin/python
 CROSSCHECK_POSITIONS ?= 10000
 CROSSCHECK_SEED ?= 20261202
+# `release` for the full run; `make test` uses the debug build it already has (no release build
+# of the examples' dev-dependencies).
+CROSSCHECK_PROFILE ?= release
 CROSSCHECK_OPENSPIEL_GAMES ?= 100
 
 .PHONY: crosscheck crosscheck-deps
@@ -19,8 +22,8 @@ $(CROSSCHECK_VENV)/.crosscheck-stamp:
 
 ## Backgammon legal plays vs GNU Backgammon (positions x 21 rolls).
 crosscheck: crosscheck-deps
-	cargo build --release -p pachisi --example bg_moves
+	cargo build $(if $(filter release,$(CROSSCHECK_PROFILE)),--release) -p pachisi --example bg_moves
 	$(CROSSCHECK_PY) tests/crosscheck/backgammon_crosscheck.py \
-		--moves target/release/examples/bg_moves \
+		--moves target/$(CROSSCHECK_PROFILE)/examples/bg_moves \
 		--positions $(CROSSCHECK_POSITIONS) --seed $(CROSSCHECK_SEED) \
 		--openspiel-games $(CROSSCHECK_OPENSPIEL_GAMES)
