@@ -247,7 +247,16 @@ impl<R: RuleSystem> GameOf<R> {
         }
         self.system.generate(&self.start, Orders::All, &mut out);
         out.retain(|p| p.starts_with(self.taken.steps()));
-        let mut results: Vec<R::State> = out.iter().map(|p| self.result_of(p)).collect();
+        // Compare positions after the turn flow: bookkeeping of an unfinished roll (values left,
+        // blockade groups) must not make two plays with one resulting position look different.
+        let mut results: Vec<R::State> = out
+            .iter()
+            .map(|p| {
+                let mut s = self.result_of(p);
+                self.system.end_play(&mut s, p);
+                s
+            })
+            .collect();
         dedup_by_result(&mut out, &mut results);
         out
     }
