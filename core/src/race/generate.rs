@@ -11,8 +11,8 @@
 //! removes the remaining duplicates by resulting position at the end.
 
 use super::{
-    BRANCH, BonusOrder, ENTRY, HOME, HOME_PATH, LAP, LAP_BRANCH, NEST, NO_SLOT, Occ, PIECES, Phase,
-    RaceState, RaceSystem,
+    BRANCH, BonusObligation, BonusOrder, ENTRY, HOME, HOME_PATH, LAP, LAP_BRANCH, NEST, NO_SLOT,
+    Occ, PIECES, Phase, RaceState, RaceSystem,
 };
 use crate::board;
 use crate::play::{Play, Step, StepKind};
@@ -145,6 +145,9 @@ struct Scratch {
     memo: Memo,
     table: Vec<u32>,
     results: Vec<RaceState>,
+    /// Per recorded play with `bonus_obligation: "per-dice-play"`: (dice part key, bonus score,
+    /// blockade-limit flag).
+    dice_parts: Vec<(u64, u64, u64)>,
 }
 
 thread_local! {
@@ -333,6 +336,12 @@ struct Ctx<'a> {
     /// Squares touched by the first step when it played the lower of two different dice (see
     /// `dfs`); 0 = no pruning.
     prune: u128,
+    /// `bonus_obligation: "per-dice-play"` (and passing off): bonuses are maximised per dice part.
+    per_dice: bool,
+    /// The key (state hash) of the dice part of the play being searched, set when its first bonus
+    /// step is taken.
+    dice_key: u64,
+    dice_parts: &'a mut Vec<(u64, u64, u64)>,
 }
 
 /// Lists the legal complete plays of `s` into `out`.
@@ -346,9 +355,11 @@ pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mu
             memo: Memo::new(1024),
             table: Vec::with_capacity(64),
             results: Vec::with_capacity(64),
+            dice_parts: Vec::new(),
         });
         scratch.memo.clear();
         scratch.results.clear();
+        scratch.dice_parts.clear();
         let seat = s.turn as usize & 3;
         let mut group_square = [0u8; 5];
         let mut has_groups = false;
@@ -361,12 +372,16 @@ pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mu
         }
         let distinct = orders == Orders::Distinct;
         let memoise = distinct && s.n_left() >= 3;
+        let per_dice =
+            sys.rules.bonus_obligation == BonusObligation::PerDicePlay && !sys.rules.pass_allowed;
         let mut ctx = Ctx {
             sys,
             seat,
             distinct,
             memoise,
-            dedup: distinct && (has_groups || !memoise),
+            // Per dice part, one position may be reached after two dice parts, and two plays may
+            // reach one position with different bonus counts.
+            dedup: distinct && (has_groups || !memoise || per_dice),
             base: out.len(),
             out,
             best: 0,
@@ -377,6 +392,9 @@ pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mu
             memo: &mut scratch.memo,
             results: &mut scratch.results,
             prune: 0,
+            per_dice,
+            dice_key: 0,
+            dice_parts: &mut scratch.dice_parts,
             root_pieces: s.pieces,
             root_others: {
                 let occ = sys.occupancy(s, seat);
@@ -385,6 +403,9 @@ pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mu
         };
         let mut play = Play::new();
         dfs(&mut ctx, s, &mut play, true);
+        if ctx.per_dice {
+            keep_best_bonuses_per_dice_part(&mut ctx);
+        }
         if ctx.dedup && ctx.out.len() > ctx.base + 1 {
             // Orders reaching one position (and states differing only in P-D group marks) are
             // one play.
@@ -404,6 +425,11 @@ pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mu
                     for k in 0..4 {
                         r.sort_seat(k, false);
                     }
+                }
+                if ctx.per_dice {
+                    // The roll's bonus counters end with the play.
+                    (r.pending_capture, r.pending_home) = (0, 0);
+                    (r.bonuses_played, r.bonus_pips) = (0, 0);
                 }
                 let h = hash_state(&r);
                 let mut slot = h as usize & mask;
@@ -564,6 +590,10 @@ fn dfs(ctx: &mut Ctx, s: &RaceState, play: &mut Play, root: bool) -> bool {
                 }
                 for &route in sys.routes(p, v) {
                     if let Some((d, c)) = sys.try_move(seat, p, v, route, &occ) {
+                        if ctx.per_dice && s.bonuses_played == 0 {
+                            // The first bonus: `s` is the position the dice part led to.
+                            ctx.dice_key = hash_state(s);
+                        }
                         any |= child(ctx, s, play, step(seat, pi, p, d, v, c, StepKind::Bonus));
                     }
                 }
@@ -630,7 +660,12 @@ fn step(
 fn child(ctx: &mut Ctx, s: &RaceState, play: &mut Play, st: Step) -> bool {
     let mut t = *s;
     ctx.sys.apply(&mut t, &st);
-    let hash = if ctx.memoise { hash_state(&t) } else { 0 };
+    let mut hash = if ctx.memoise { hash_state(&t) } else { 0 };
+    if ctx.per_dice && ctx.memoise && t.bonuses_played > 0 {
+        // One position reached by bonuses after two different dice parts is searched for each:
+        // the bonuses are maximised per dice part.
+        hash = mix(hash, ctx.dice_key);
+    }
     if ctx.memoise
         && let Some(known) = ctx.memo.get(hash)
     {
@@ -674,6 +709,11 @@ fn record(ctx: &mut Ctx, s: &RaceState, play: &Play) -> bool {
     let limit_ok = u64::from(!expired_blockade_stands(ctx.sys, s, seat));
     let score = if ctx.sys.rules.pass_allowed {
         limit_ok
+    } else if ctx.per_dice {
+        // Only the dice part here; the bonuses are compared within each dice part at the end.
+        let values = (ctx.start_values as usize - s.n_left()) as u64;
+        let pips = (ctx.start_pips - s.left.iter().sum::<u8>()) as u64;
+        values << 40 | pips << 32
     } else {
         let values = (ctx.start_values as usize - s.n_left()) as u64;
         let pips = (ctx.start_pips - s.left.iter().sum::<u8>()) as u64;
@@ -687,14 +727,61 @@ fn record(ctx: &mut Ctx, s: &RaceState, play: &Play) -> bool {
         ctx.best = score;
         ctx.out.truncate(ctx.base);
         ctx.results.clear();
+        ctx.dice_parts.clear();
     }
     if score == ctx.best {
         ctx.out.push(*play);
         if ctx.dedup {
             ctx.results.push(*s);
         }
+        if ctx.per_dice {
+            let key = if s.bonuses_played == 0 {
+                hash_state(s)
+            } else {
+                ctx.dice_key
+            };
+            let bonus = (s.bonuses_played as u64) << 24 | (s.bonus_pips as u64) << 8;
+            ctx.dice_parts.push((key, bonus, limit_ok));
+        }
     }
     true
+}
+
+/// `bonus_obligation: "per-dice-play"`: among the plays kept for the dice (most values, most
+/// pips), keeps for each dice part those that play the most bonuses, then the most bonus pips;
+/// then, over all, those that open an expired blockade if any does.
+fn keep_best_bonuses_per_dice_part(ctx: &mut Ctx) {
+    let parts = &*ctx.dice_parts;
+    let best_bonus = |key: u64| {
+        parts
+            .iter()
+            .filter(|p| p.0 == key)
+            .map(|p| p.1)
+            .max()
+            .unwrap_or(0)
+    };
+    let keep_bonus: Vec<bool> = parts.iter().map(|p| p.1 == best_bonus(p.0)).collect();
+    let best_limit = parts
+        .iter()
+        .zip(&keep_bonus)
+        .filter(|(_, k)| **k)
+        .map(|(p, _)| p.2)
+        .max()
+        .unwrap_or(0);
+    let mut keep = ctx.base;
+    for (i, part) in parts.iter().enumerate() {
+        if keep_bonus[i] && part.2 == best_limit {
+            ctx.out[keep] = ctx.out[ctx.base + i];
+            if ctx.dedup {
+                ctx.results[keep - ctx.base] = ctx.results[i];
+            }
+            keep += 1;
+        }
+    }
+    ctx.out.truncate(keep);
+    if ctx.dedup {
+        ctx.results.truncate(keep - ctx.base);
+    }
 }
 
 /// Whether a blockade of the mover that reached `blockade_turn_limit` still stands unchanged.

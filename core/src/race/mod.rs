@@ -32,7 +32,7 @@ mod generate;
 mod notation;
 mod rules;
 
-pub use rules::{BonusOrder, RaceRules};
+pub use rules::{BonusObligation, BonusOrder, RaceRules};
 
 use crate::board::{self, TRACK_LEN};
 use crate::dice::{ChanceOutcome, GameRng, Roll, roll_two_dice, two_dice_outcomes};
