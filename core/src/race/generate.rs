@@ -154,6 +154,9 @@ thread_local! {
     static SCRATCH: RefCell<Option<Scratch>> = const { RefCell::new(None) };
 }
 
+/// Up to this many recorded plays, duplicates are found by a linear scan.
+const SMALL_DEDUP: usize = 12;
+
 /// A position no route reaches (overshooting home).
 const NO_POS: u8 = u8::MAX;
 
@@ -190,18 +193,17 @@ impl RaceSystem {
     /// Whether a piece may finish a step on `pos` (P-E, O-D, O-E); the pieces it captures.
     #[inline]
     fn landing(&self, seat: usize, pos: u8, entering: bool, occ: &Occ) -> Option<u8> {
-        let sl = self.slot_of(seat, pos);
-        if sl == NO_SLOT {
+        let bit = self.slot_bit(seat, pos);
+        if bit == 0 {
             return Some(0);
         }
-        let bit = 1u128 << sl;
         if occ.own & bit != 0 {
             if !self.rules.blockades {
                 return None;
             }
             if occ.own_blocked & bit != 0 {
                 let most = self.rules.max_pieces_per_square;
-                if most <= 2 || self.count_own(seat, occ, sl) >= most {
+                if most <= 2 || self.count_own(seat, occ, self.slot_of(seat, pos)) >= most {
                     return None;
                 }
             }
@@ -213,6 +215,7 @@ impl RaceSystem {
         if self.rules.blockades && occ.others_blocked & bit != 0 {
             return None;
         }
+        let sl = self.slot_of(seat, pos);
         let safe = self.rules.safe_squares && (sl as usize) < 68 && board::is_safe(sl);
         if self.rules.capture {
             // With capture on a square never holds two seats: one opposing piece is there.
@@ -412,10 +415,14 @@ pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mu
             let base = ctx.base;
             let table = &mut scratch.table;
             let found = ctx.out.len() - base;
-            // An open-addressing table of kept indices (+1; 0 = empty), at most half full.
+            // Few plays (the usual case): a linear scan of the kept ones beats hashing. Many: an
+            // open-addressing table of kept indices (+1; 0 = empty), at most half full.
+            let small = found <= SMALL_DEDUP;
             let size = (found * 2).next_power_of_two().max(16);
-            table.clear();
-            table.resize(size, 0);
+            if !small {
+                table.clear();
+                table.resize(size, 0);
+            }
             let mask = size - 1;
             let mut keep = base;
             for i in base..ctx.out.len() {
@@ -431,20 +438,24 @@ pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mu
                     (r.pending_capture, r.pending_home) = (0, 0);
                     (r.bonuses_played, r.bonus_pips) = (0, 0);
                 }
-                let h = hash_state(&r);
-                let mut slot = h as usize & mask;
-                let dup = loop {
-                    let e = table[slot] as usize;
-                    if e == 0 {
-                        break false;
+                let dup = if small {
+                    ctx.results[..keep - base].contains(&r)
+                } else {
+                    let h = hash_state(&r);
+                    let mut slot = h as usize & mask;
+                    loop {
+                        let e = table[slot] as usize;
+                        if e == 0 {
+                            table[slot] = (keep - base + 1) as u32;
+                            break false;
+                        }
+                        if ctx.results[e - 1] == r {
+                            break true;
+                        }
+                        slot = (slot + 1) & mask;
                     }
-                    if ctx.results[e - 1] == r {
-                        break true;
-                    }
-                    slot = (slot + 1) & mask;
                 };
                 if !dup {
-                    table[slot] = (keep - base + 1) as u32;
                     ctx.results[keep - base] = r;
                     if keep != i {
                         ctx.out[keep] = ctx.out[i];
@@ -619,12 +630,9 @@ fn occupancy(ctx: &Ctx, s: &RaceState) -> Occ {
     }
     let (mut here, mut twice) = (0u128, 0u128);
     for &p in &s.pieces[seat] {
-        let sl = ctx.sys.slot_of(seat, p);
-        if sl != NO_SLOT {
-            let bit = 1u128 << sl;
-            twice |= here & bit;
-            here |= bit;
-        }
+        let bit = ctx.sys.slot_bit(seat, p);
+        twice |= here & bit;
+        here |= bit;
     }
     Occ {
         own: here,
@@ -659,7 +667,11 @@ fn step(
 
 fn child(ctx: &mut Ctx, s: &RaceState, play: &mut Play, st: Step) -> bool {
     let mut t = *s;
-    ctx.sys.apply(&mut t, &st);
+    if st.kind == StepKind::Move && st.captured == 0 && st.to != HOME {
+        t.apply_plain_move(st.seat as usize & 3, st.piece as usize & 3, st.to, st.value);
+    } else {
+        ctx.sys.apply(&mut t, &st);
+    }
     let mut hash = if ctx.memoise { hash_state(&t) } else { 0 };
     if ctx.per_dice && ctx.memoise && t.bonuses_played > 0 {
         // One position reached by bonuses after two different dice parts is searched for each:
