@@ -290,14 +290,13 @@ impl RaceSystem {
 
     /// Every occupancy slot a move touches: where it starts, the squares it passes, its landing.
     fn touched(&self, seat: usize, p: u8, v: u8, home_route: bool) -> u128 {
-        let bit = |sl: u8| if sl == NO_SLOT { 0 } else { 1u128 << sl };
         if p == NEST {
-            return bit(self.slot_of(seat, ENTRY));
+            return self.slot_bit(seat, ENTRY);
         }
-        let mut m = bit(self.slot_of(seat, p)) | self.passed(seat, p, v, home_route);
+        let mut m = self.slot_bit(seat, p) | self.passed(seat, p, v, home_route);
         let q = pos_after(p, v, home_route);
         if q != NO_POS {
-            m |= bit(self.slot_of(seat, q));
+            m |= self.slot_bit(seat, q);
         }
         m
     }
@@ -667,8 +666,15 @@ fn step(
 
 fn child(ctx: &mut Ctx, s: &RaceState, play: &mut Play, st: Step) -> bool {
     let mut t = *s;
-    if st.kind == StepKind::Move && st.captured == 0 && st.to != HOME {
-        t.apply_plain_move(st.seat as usize & 3, st.piece as usize & 3, st.to, st.value);
+    if st.kind != StepKind::Bonus && st.captured == 0 && st.to != HOME {
+        let enter = st.kind == StepKind::Enter;
+        t.apply_plain_move(
+            st.seat as usize & 3,
+            st.piece as usize & 3,
+            st.to,
+            st.value,
+            enter,
+        );
     } else {
         ctx.sys.apply(&mut t, &st);
     }

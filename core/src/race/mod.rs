@@ -189,11 +189,28 @@ impl RaceState {
         true
     }
 
-    /// Applies a die move (`Move`, no capture, not reaching home) of the mover's piece `idx`:
-    /// the same as [`RaceSystem::apply`] for such a step, cheaper.
+    /// Spends the first pair of values left that sums to `sum` (a sum-of-five entry).
+    fn remove_pair(&mut self, sum: u8) {
+        let n = self.n_left();
+        for i in 0..n {
+            for j in i + 1..n {
+                if self.left[i] + self.left[j] == sum {
+                    let (a, b) = (self.left[i], self.left[j]);
+                    self.remove_value(a);
+                    self.remove_value(b);
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Applies a die step (`Move` or `Enter`, no capture, not reaching home) of the mover's piece
+    /// `idx`: the same as [`RaceSystem::apply`] for such a step, cheaper.
     #[inline(always)]
-    fn apply_plain_move(&mut self, seat: usize, idx: usize, to: u8, value: u8) {
-        self.remove_value(value);
+    fn apply_plain_move(&mut self, seat: usize, idx: usize, to: u8, value: u8, enter: bool) {
+        if !self.remove_value(value) && enter {
+            self.remove_pair(value);
+        }
         self.pieces[seat][idx] = to;
         self.ages[seat][idx] = 0;
         if self.groups != [0; PIECES] || self.ages[seat] != [0; PIECES] {
@@ -386,18 +403,7 @@ impl RaceSystem {
         match step.kind {
             StepKind::Enter => {
                 if !s.remove_value(step.value) {
-                    // A sum of five: spend the pair of values that makes it.
-                    let n = s.n_left();
-                    'pair: for i in 0..n {
-                        for j in i + 1..n {
-                            if s.left[i] + s.left[j] == step.value {
-                                let (a, b) = (s.left[i], s.left[j]);
-                                s.remove_value(a);
-                                s.remove_value(b);
-                                break 'pair;
-                            }
-                        }
-                    }
+                    s.remove_pair(step.value);
                 }
             }
             StepKind::Bonus => {
