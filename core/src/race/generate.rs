@@ -332,9 +332,9 @@ struct Ctx<'a> {
     has_groups: bool,
     memo: &'a mut Memo,
     results: &'a mut Vec<RaceState>,
-    /// The other seats' pieces at the root and their occupancy (they change only by captures).
-    root_pieces: [[u8; PIECES]; 4],
-    root_others: (u128, u128),
+    /// The other seats' occupancy (others, others_blocked) at the node being searched: they
+    /// change only by captures, so it is recomputed only after a capturing step.
+    others: (u128, u128),
     /// Squares touched by the first step when it played the lower of two different dice (see
     /// `dfs`); 0 = no pruning.
     prune: u128,
@@ -397,8 +397,7 @@ pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mu
             per_dice,
             dice_key: 0,
             dice_parts: &mut scratch.dice_parts,
-            root_pieces: s.pieces,
-            root_others: {
+            others: {
                 let occ = sys.occupancy(s, seat);
                 (occ.others, occ.others_blocked)
             },
@@ -617,16 +616,11 @@ fn dfs(ctx: &mut Ctx, s: &RaceState, play: &mut Play, root: bool) -> bool {
     any
 }
 
-/// The occupancy of `s`: the mover's own recomputed, the others' reused from the root unless a
-/// capture changed them.
+/// The occupancy of `s`: the mover's own recomputed, the others' kept in the context (updated
+/// by `child` after a capturing step).
 #[inline]
 fn occupancy(ctx: &Ctx, s: &RaceState) -> Occ {
     let seat = ctx.seat;
-    let row = |p: [u8; PIECES]| u32::from_le_bytes(p);
-    let others_unchanged = (0..4).all(|o| o == seat || row(s.pieces[o]) == row(ctx.root_pieces[o]));
-    if !others_unchanged {
-        return ctx.sys.occupancy(s, seat);
-    }
     let (mut here, mut twice) = (0u128, 0u128);
     for &p in &s.pieces[seat] {
         let bit = ctx.sys.slot_bit(seat, p);
@@ -636,8 +630,8 @@ fn occupancy(ctx: &Ctx, s: &RaceState) -> Occ {
     Occ {
         own: here,
         own_blocked: twice,
-        others: ctx.root_others.0,
-        others_blocked: ctx.root_others.1,
+        others: ctx.others.0,
+        others_blocked: ctx.others.1,
         pieces: s.pieces,
     }
 }
@@ -692,6 +686,11 @@ fn child(ctx: &mut Ctx, s: &RaceState, play: &mut Play, st: Step) -> bool {
     if play.len() >= crate::play::MAX_STEPS {
         return false;
     }
+    let others_before = ctx.others;
+    if st.captured > 0 {
+        let occ = ctx.sys.occupancy(&t, ctx.seat);
+        ctx.others = (occ.others, occ.others_blocked);
+    }
     play.push(st);
     // The common leaf (nothing left to play) without the call into the search.
     let r = if t.left[0] == 0 && t.pending_capture == 0 && t.pending_home == 0 {
@@ -700,6 +699,7 @@ fn child(ctx: &mut Ctx, s: &RaceState, play: &mut Play, st: Step) -> bool {
         dfs(ctx, &t, play, false)
     };
     play.pop();
+    ctx.others = others_before;
     if ctx.memoise {
         ctx.memo.insert(hash, r);
     }
