@@ -7,9 +7,10 @@
 //! then maximised: most values, most pips, most bonuses, most bonus pips, and (with a blockade
 //! turn limit) opening an expired blockade. With `bonus_obligation: "per-dice-play"` only the
 //! dice part (values, pips) is compared across plays; the bonuses are compared within each dice
-//! part (the state before the first bonus step), then the blockade limit over all. For [`Orders::Distinct`] the search is memoised on
-//! the (canonical) state, so every resulting position is reached once; for two different dice the
-//! search instead skips the transposed order of two moves that touch no common square, and
+//! part (the state before the first bonus step), then the blockade limit over all.
+//!
+//! For [`Orders::Distinct`] the search is memoised on the (canonical) state, so every resulting
+//! position is reached once; for two different dice the search instead skips the transposed order of two moves that touch no common square, and
 //! removes the remaining duplicates by resulting position at the end.
 
 use super::{
