@@ -10,8 +10,9 @@
 //! part (the state before the first bonus step), then the blockade limit over all.
 //!
 //! For [`Orders::Distinct`] the search is memoised on the (canonical) state, so every resulting
-//! position is reached once; for two different dice the search instead skips the transposed order of two moves that touch no common square, and
-//! removes the remaining duplicates by resulting position at the end.
+//! position is reached once; for two different dice the search instead skips the transposed
+//! order of two moves that touch no common square, and removes the remaining duplicates by
+//! resulting position at the end.
 
 use super::{
     BRANCH, BonusObligation, BonusOrder, ENTRY, HOME, HOME_PATH, LAP, LAP_BRANCH, NEST, NO_SLOT,
