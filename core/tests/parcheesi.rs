@@ -8,6 +8,7 @@ use pachisi::{Error, Game, Node, Roll, Rules, StepKind, SystemRules};
 use proptest::prelude::*;
 use race_common::*;
 use serde_json::json;
+use std::collections::BTreeSet;
 
 fn rules(opts: serde_json::Value) -> Rules {
     Rules::with_options("parcheesi", &opts).unwrap()
@@ -27,6 +28,10 @@ const P: &str = "parcheesi";
 
 // ---------------------------------------------------------------- scenario files, by clause
 
+#[test]
+fn p_c_bonus_obligation_capture_forced_or_optional() {
+    run_scenario(P, "p-c-bonus-obligation-capture-choice");
+}
 #[test]
 fn par_2_enter_with_a_five_die() {
     run_scenario(P, "par-02-enter-with-a-five-die");
@@ -452,6 +457,101 @@ fn par_12_unplayable_bonus_is_lost() {
     }
 }
 
+/// The positions the legal plays lead to.
+fn results(g: &Game) -> BTreeSet<String> {
+    g.legal_plays()
+        .iter()
+        .map(|p| {
+            let mut h = g.clone();
+            h.play(p).unwrap();
+            h.position()
+        })
+        .collect()
+}
+
+/// P-C option `bonus_obligation`: reaching home (earning the 10) is compulsory by default when
+/// the 10 can then be played; with "per-dice-play" every dice play using both dice stays legal,
+/// and after the one that reaches home the 10 must still be played whole.
+#[test]
+fn p_c_bonus_obligation_home_optional_per_dice_play() {
+    // Seat 0: a piece 4 short of home (68) and one on 30; roll 4-3 (7 pips either way).
+    let pos = "0:0,0,30,68 1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:0 doubles:0";
+    let after = |opts: serde_json::Value| results(&rolled(opts, pos, [4, 3]));
+    let at = |a: u8, b: u8| format!("0:0,0,{a},{b} 1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:1 doubles:0");
+    assert_eq!(after(json!({})), [at(43, 72)].into_iter().collect());
+    assert_eq!(
+        after(json!({"bonus_obligation": "most-bonuses"})),
+        after(json!({}))
+    );
+    assert_eq!(
+        after(json!({"bonus_obligation": "per-dice-play"})),
+        [at(43, 72), at(34, 71), at(37, 68)].into_iter().collect()
+    );
+}
+
+/// P-C option `bonus_obligation: "per-dice-play"` still maximises the dice first (PAR-5): a play
+/// that captures with one die but leaves the other unplayed is not kept for its bonus.
+#[test]
+fn p_c_per_dice_play_dice_still_first() {
+    // Seat 0 at 10 and 40; seat 3's piece on square 15 (its 33): the 6 by the piece on 10
+    // captures. Every kept play still uses both dice, and the bonus after a capture is played.
+    let pos = "0:0,0,10,40 1:0,0,0,0 2:0,0,0,0 3:0,0,0,33 turn:0 doubles:0";
+    let g = rolled(json!({"bonus_obligation": "per-dice-play"}), pos, [6, 3]);
+    assert!(g.legal_plays().len() > 2);
+    for p in g.legal_plays() {
+        // Every kept play uses both dice (9 pips).
+        let dice: u8 = p
+            .steps()
+            .iter()
+            .filter(|s| s.kind != StepKind::Bonus)
+            .map(|s| s.value)
+            .sum();
+        assert_eq!(dice, 9, "{}", g.format_play(&p));
+        // A capture's bonus is played whenever it can be (here it always can).
+        let captures = p.steps().iter().filter(|s| s.captured > 0).count();
+        let bonuses = p
+            .steps()
+            .iter()
+            .filter(|s| s.kind == StepKind::Bonus)
+            .count();
+        assert_eq!(captures, bonuses, "{}", g.format_play(&p));
+    }
+}
+
+/// `bonus_obligation: "per-dice-play"` keeps every play the literal P-C keeps (the most bonuses
+/// overall are the most after their own dice part), and the step interface reaches exactly the
+/// listed plays.
+#[test]
+fn p_c_per_dice_play_contains_the_literal_plays() {
+    let lit = rules(json!({}));
+    let per = rules(json!({"bonus_obligation": "per-dice-play"}));
+    let mut more = 0;
+    for seed in 0..12u64 {
+        random_game_checked(&per, seed, 80, true);
+        let mut a = Game::new(&lit, seed);
+        let mut rolls = 0;
+        while !a.is_over() && rolls < 150 {
+            if a.is_chance_node() {
+                a.roll().unwrap();
+                rolls += 1;
+                continue;
+            }
+            let b = Game::from_position(&per, &a.position(), 1).unwrap();
+            let literal = results(&a);
+            let wide = results(&b);
+            assert!(literal.is_subset(&wide), "{}", a.position());
+            more += usize::from(wide.len() > literal.len());
+            let plays = a.legal_plays();
+            if plays.is_empty() {
+                a.finish_play().unwrap();
+            } else {
+                a.play(&plays[rolls % plays.len()]).unwrap();
+            }
+        }
+    }
+    assert!(more > 0, "some roll offers a non-capturing choice");
+}
+
 // ---------------------------------------------------------------- rules options and bad input
 
 #[test]
@@ -463,6 +563,7 @@ fn presets_build_and_round_trip() {
     assert_eq!(o["home_bonus"], 10);
     assert_eq!(o["go_round_again"], true);
     assert_eq!(o["bonus_order"], "dice-first");
+    assert_eq!(o["bonus_obligation"], "most-bonuses");
     assert!(RaceRules::parcheesi().build().is_ok());
 }
 
@@ -489,6 +590,12 @@ fn unknown_option_and_invalid_combinations() {
         "blockade_turn_limit",
     );
     bad(json!({"bonus_order": "sometimes"}), "bonus_order");
+    bad(json!({"bonus_obligation": "never"}), "bonus_obligation");
+    bad(
+        json!({"bonus_obligation": "per-dice-play", "bonus_order": "any"}),
+        "bonus_obligation",
+    );
+    assert!(Rules::with_options(P, &json!({"bonus_obligation": "per-dice-play"})).is_ok());
     bad(json!({"capture": "yes"}), "capture");
     assert!(
         Rules::with_options(

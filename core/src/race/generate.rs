@@ -5,14 +5,18 @@
 //! bonuses. A node where nothing can follow is a complete play; a node whose every continuation
 //! breaks P-D is complete too (the values it could not use are forfeited). Complete plays are
 //! then maximised: most values, most pips, most bonuses, most bonus pips, and (with a blockade
-//! turn limit) opening an expired blockade. For [`Orders::Distinct`] the search is memoised on
-//! the (canonical) state, so every resulting position is reached once; for two different dice the
-//! search instead skips the transposed order of two moves that touch no common square, and
-//! removes the remaining duplicates by resulting position at the end.
+//! turn limit) opening an expired blockade. With `bonus_obligation: "per-dice-play"` only the
+//! dice part (values, pips) is compared across plays; the bonuses are compared within each dice
+//! part (the state before the first bonus step), then the blockade limit over all.
+//!
+//! For [`Orders::Distinct`] the search is memoised on the (canonical) state, so every resulting
+//! position is reached once; for two different dice the search instead skips the transposed
+//! order of two moves that touch no common square, and removes the remaining duplicates by
+//! resulting position at the end.
 
 use super::{
-    BRANCH, BonusOrder, ENTRY, HOME, HOME_PATH, LAP, LAP_BRANCH, NEST, NO_SLOT, Occ, PIECES, Phase,
-    RaceState, RaceSystem,
+    BRANCH, BonusObligation, BonusOrder, ENTRY, HOME, HOME_PATH, LAP, LAP_BRANCH, NEST, NO_SLOT,
+    Occ, PIECES, Phase, RaceState, RaceSystem,
 };
 use crate::board;
 use crate::play::{Play, Step, StepKind};
@@ -145,11 +149,17 @@ struct Scratch {
     memo: Memo,
     table: Vec<u32>,
     results: Vec<RaceState>,
+    /// Per recorded play with `bonus_obligation: "per-dice-play"`: (dice part key, bonus score,
+    /// blockade-limit flag).
+    dice_parts: Vec<(u64, u64, u64)>,
 }
 
 thread_local! {
     static SCRATCH: RefCell<Option<Scratch>> = const { RefCell::new(None) };
 }
+
+/// Up to this many recorded plays, duplicates are found by a linear scan.
+const SMALL_DEDUP: usize = 12;
 
 /// A position no route reaches (overshooting home).
 const NO_POS: u8 = u8::MAX;
@@ -187,18 +197,17 @@ impl RaceSystem {
     /// Whether a piece may finish a step on `pos` (P-E, O-D, O-E); the pieces it captures.
     #[inline]
     fn landing(&self, seat: usize, pos: u8, entering: bool, occ: &Occ) -> Option<u8> {
-        let sl = self.slot_of(seat, pos);
-        if sl == NO_SLOT {
+        let bit = self.slot_bit(seat, pos);
+        if bit == 0 {
             return Some(0);
         }
-        let bit = 1u128 << sl;
         if occ.own & bit != 0 {
             if !self.rules.blockades {
                 return None;
             }
             if occ.own_blocked & bit != 0 {
                 let most = self.rules.max_pieces_per_square;
-                if most <= 2 || self.count_own(seat, occ, sl) >= most {
+                if most <= 2 || self.count_own(seat, occ, self.slot_of(seat, pos)) >= most {
                     return None;
                 }
             }
@@ -210,6 +219,7 @@ impl RaceSystem {
         if self.rules.blockades && occ.others_blocked & bit != 0 {
             return None;
         }
+        let sl = self.slot_of(seat, pos);
         let safe = self.rules.safe_squares && (sl as usize) < 68 && board::is_safe(sl);
         if self.rules.capture {
             // With capture on a square never holds two seats: one opposing piece is there.
@@ -284,14 +294,13 @@ impl RaceSystem {
 
     /// Every occupancy slot a move touches: where it starts, the squares it passes, its landing.
     fn touched(&self, seat: usize, p: u8, v: u8, home_route: bool) -> u128 {
-        let bit = |sl: u8| if sl == NO_SLOT { 0 } else { 1u128 << sl };
         if p == NEST {
-            return bit(self.slot_of(seat, ENTRY));
+            return self.slot_bit(seat, ENTRY);
         }
-        let mut m = bit(self.slot_of(seat, p)) | self.passed(seat, p, v, home_route);
+        let mut m = self.slot_bit(seat, p) | self.passed(seat, p, v, home_route);
         let q = pos_after(p, v, home_route);
         if q != NO_POS {
-            m |= bit(self.slot_of(seat, q));
+            m |= self.slot_bit(seat, q);
         }
         m
     }
@@ -327,12 +336,18 @@ struct Ctx<'a> {
     has_groups: bool,
     memo: &'a mut Memo,
     results: &'a mut Vec<RaceState>,
-    /// The other seats' pieces at the root and their occupancy (they change only by captures).
-    root_pieces: [[u8; PIECES]; 4],
-    root_others: (u128, u128),
+    /// The other seats' occupancy (others, others_blocked) at the node being searched: they
+    /// change only by captures, so it is recomputed only after a capturing step.
+    others: (u128, u128),
     /// Squares touched by the first step when it played the lower of two different dice (see
     /// `dfs`); 0 = no pruning.
     prune: u128,
+    /// `bonus_obligation: "per-dice-play"` (and passing off): bonuses are maximised per dice part.
+    per_dice: bool,
+    /// The key (state hash) of the dice part of the play being searched, set when its first bonus
+    /// step is taken.
+    dice_key: u64,
+    dice_parts: &'a mut Vec<(u64, u64, u64)>,
 }
 
 /// Lists the legal complete plays of `s` into `out`.
@@ -346,9 +361,11 @@ pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mu
             memo: Memo::new(1024),
             table: Vec::with_capacity(64),
             results: Vec::with_capacity(64),
+            dice_parts: Vec::new(),
         });
         scratch.memo.clear();
         scratch.results.clear();
+        scratch.dice_parts.clear();
         let seat = s.turn as usize & 3;
         let mut group_square = [0u8; 5];
         let mut has_groups = false;
@@ -361,12 +378,16 @@ pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mu
         }
         let distinct = orders == Orders::Distinct;
         let memoise = distinct && s.n_left() >= 3;
+        let per_dice =
+            sys.rules.bonus_obligation == BonusObligation::PerDicePlay && !sys.rules.pass_allowed;
         let mut ctx = Ctx {
             sys,
             seat,
             distinct,
             memoise,
-            dedup: distinct && (has_groups || !memoise),
+            // Per dice part, one position may be reached after two dice parts, and two plays may
+            // reach one position with different bonus counts.
+            dedup: distinct && (has_groups || !memoise || per_dice),
             base: out.len(),
             out,
             best: 0,
@@ -377,24 +398,33 @@ pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mu
             memo: &mut scratch.memo,
             results: &mut scratch.results,
             prune: 0,
-            root_pieces: s.pieces,
-            root_others: {
+            per_dice,
+            dice_key: 0,
+            dice_parts: &mut scratch.dice_parts,
+            others: {
                 let occ = sys.occupancy(s, seat);
                 (occ.others, occ.others_blocked)
             },
         };
         let mut play = Play::new();
         dfs(&mut ctx, s, &mut play, true);
+        if ctx.per_dice {
+            keep_best_bonuses_per_dice_part(&mut ctx);
+        }
         if ctx.dedup && ctx.out.len() > ctx.base + 1 {
             // Orders reaching one position (and states differing only in P-D group marks) are
             // one play.
             let base = ctx.base;
             let table = &mut scratch.table;
             let found = ctx.out.len() - base;
-            // An open-addressing table of kept indices (+1; 0 = empty), at most half full.
+            // Few plays (the usual case): a linear scan of the kept ones beats hashing. Many: an
+            // open-addressing table of kept indices (+1; 0 = empty), at most half full.
+            let small = found <= SMALL_DEDUP;
             let size = (found * 2).next_power_of_two().max(16);
-            table.clear();
-            table.resize(size, 0);
+            if !small {
+                table.clear();
+                table.resize(size, 0);
+            }
             let mask = size - 1;
             let mut keep = base;
             for i in base..ctx.out.len() {
@@ -405,20 +435,29 @@ pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mu
                         r.sort_seat(k, false);
                     }
                 }
-                let h = hash_state(&r);
-                let mut slot = h as usize & mask;
-                let dup = loop {
-                    let e = table[slot] as usize;
-                    if e == 0 {
-                        break false;
+                if ctx.per_dice {
+                    // The roll's bonus counters end with the play.
+                    (r.pending_capture, r.pending_home) = (0, 0);
+                    (r.bonuses_played, r.bonus_pips) = (0, 0);
+                }
+                let dup = if small {
+                    ctx.results[..keep - base].contains(&r)
+                } else {
+                    let h = hash_state(&r);
+                    let mut slot = h as usize & mask;
+                    loop {
+                        let e = table[slot] as usize;
+                        if e == 0 {
+                            table[slot] = (keep - base + 1) as u32;
+                            break false;
+                        }
+                        if ctx.results[e - 1] == r {
+                            break true;
+                        }
+                        slot = (slot + 1) & mask;
                     }
-                    if ctx.results[e - 1] == r {
-                        break true;
-                    }
-                    slot = (slot + 1) & mask;
                 };
                 if !dup {
-                    table[slot] = (keep - base + 1) as u32;
                     ctx.results[keep - base] = r;
                     if keep != i {
                         ctx.out[keep] = ctx.out[i];
@@ -564,6 +603,10 @@ fn dfs(ctx: &mut Ctx, s: &RaceState, play: &mut Play, root: bool) -> bool {
                 }
                 for &route in sys.routes(p, v) {
                     if let Some((d, c)) = sys.try_move(seat, p, v, route, &occ) {
+                        if ctx.per_dice && s.bonuses_played == 0 {
+                            // The first bonus: `s` is the position the dice part led to.
+                            ctx.dice_key = hash_state(s);
+                        }
                         any |= child(ctx, s, play, step(seat, pi, p, d, v, c, StepKind::Bonus));
                     }
                 }
@@ -577,30 +620,22 @@ fn dfs(ctx: &mut Ctx, s: &RaceState, play: &mut Play, root: bool) -> bool {
     any
 }
 
-/// The occupancy of `s`: the mover's own recomputed, the others' reused from the root unless a
-/// capture changed them.
+/// The occupancy of `s`: the mover's own recomputed, the others' kept in the context (updated
+/// by `child` after a capturing step).
 #[inline]
 fn occupancy(ctx: &Ctx, s: &RaceState) -> Occ {
     let seat = ctx.seat;
-    let row = |p: [u8; PIECES]| u32::from_le_bytes(p);
-    let others_unchanged = (0..4).all(|o| o == seat || row(s.pieces[o]) == row(ctx.root_pieces[o]));
-    if !others_unchanged {
-        return ctx.sys.occupancy(s, seat);
-    }
     let (mut here, mut twice) = (0u128, 0u128);
     for &p in &s.pieces[seat] {
-        let sl = ctx.sys.slot_of(seat, p);
-        if sl != NO_SLOT {
-            let bit = 1u128 << sl;
-            twice |= here & bit;
-            here |= bit;
-        }
+        let bit = ctx.sys.slot_bit(seat, p);
+        twice |= here & bit;
+        here |= bit;
     }
     Occ {
         own: here,
         own_blocked: twice,
-        others: ctx.root_others.0,
-        others_blocked: ctx.root_others.1,
+        others: ctx.others.0,
+        others_blocked: ctx.others.1,
         pieces: s.pieces,
     }
 }
@@ -629,8 +664,24 @@ fn step(
 
 fn child(ctx: &mut Ctx, s: &RaceState, play: &mut Play, st: Step) -> bool {
     let mut t = *s;
-    ctx.sys.apply(&mut t, &st);
-    let hash = if ctx.memoise { hash_state(&t) } else { 0 };
+    if st.kind != StepKind::Bonus && st.captured == 0 && st.to != HOME {
+        let enter = st.kind == StepKind::Enter;
+        t.apply_plain_move(
+            st.seat as usize & 3,
+            st.piece as usize & 3,
+            st.to,
+            st.value,
+            enter,
+        );
+    } else {
+        ctx.sys.apply(&mut t, &st);
+    }
+    let mut hash = if ctx.memoise { hash_state(&t) } else { 0 };
+    if ctx.per_dice && ctx.memoise && t.bonuses_played > 0 {
+        // One position reached by bonuses after two different dice parts is searched for each:
+        // the bonuses are maximised per dice part.
+        hash = mix(hash, ctx.dice_key);
+    }
     if ctx.memoise
         && let Some(known) = ctx.memo.get(hash)
     {
@@ -638,6 +689,11 @@ fn child(ctx: &mut Ctx, s: &RaceState, play: &mut Play, st: Step) -> bool {
     }
     if play.len() >= crate::play::MAX_STEPS {
         return false;
+    }
+    let others_before = ctx.others;
+    if st.captured > 0 {
+        let occ = ctx.sys.occupancy(&t, ctx.seat);
+        ctx.others = (occ.others, occ.others_blocked);
     }
     play.push(st);
     // The common leaf (nothing left to play) without the call into the search.
@@ -647,6 +703,7 @@ fn child(ctx: &mut Ctx, s: &RaceState, play: &mut Play, st: Step) -> bool {
         dfs(ctx, &t, play, false)
     };
     play.pop();
+    ctx.others = others_before;
     if ctx.memoise {
         ctx.memo.insert(hash, r);
     }
@@ -674,6 +731,11 @@ fn record(ctx: &mut Ctx, s: &RaceState, play: &Play) -> bool {
     let limit_ok = u64::from(!expired_blockade_stands(ctx.sys, s, seat));
     let score = if ctx.sys.rules.pass_allowed {
         limit_ok
+    } else if ctx.per_dice {
+        // Only the dice part here; the bonuses are compared within each dice part at the end.
+        let values = (ctx.start_values as usize - s.n_left()) as u64;
+        let pips = (ctx.start_pips - s.left.iter().sum::<u8>()) as u64;
+        values << 40 | pips << 32
     } else {
         let values = (ctx.start_values as usize - s.n_left()) as u64;
         let pips = (ctx.start_pips - s.left.iter().sum::<u8>()) as u64;
@@ -687,14 +749,61 @@ fn record(ctx: &mut Ctx, s: &RaceState, play: &Play) -> bool {
         ctx.best = score;
         ctx.out.truncate(ctx.base);
         ctx.results.clear();
+        ctx.dice_parts.clear();
     }
     if score == ctx.best {
         ctx.out.push(*play);
         if ctx.dedup {
             ctx.results.push(*s);
         }
+        if ctx.per_dice {
+            let key = if s.bonuses_played == 0 {
+                hash_state(s)
+            } else {
+                ctx.dice_key
+            };
+            let bonus = (s.bonuses_played as u64) << 24 | (s.bonus_pips as u64) << 8;
+            ctx.dice_parts.push((key, bonus, limit_ok));
+        }
     }
     true
+}
+
+/// `bonus_obligation: "per-dice-play"`: among the plays kept for the dice (most values, most
+/// pips), keeps for each dice part those that play the most bonuses, then the most bonus pips;
+/// then, over all, those that open an expired blockade if any does.
+fn keep_best_bonuses_per_dice_part(ctx: &mut Ctx) {
+    let parts = &*ctx.dice_parts;
+    let best_bonus = |key: u64| {
+        parts
+            .iter()
+            .filter(|p| p.0 == key)
+            .map(|p| p.1)
+            .max()
+            .unwrap_or(0)
+    };
+    let keep_bonus: Vec<bool> = parts.iter().map(|p| p.1 == best_bonus(p.0)).collect();
+    let best_limit = parts
+        .iter()
+        .zip(&keep_bonus)
+        .filter(|(_, k)| **k)
+        .map(|(p, _)| p.2)
+        .max()
+        .unwrap_or(0);
+    let mut keep = ctx.base;
+    for (i, part) in parts.iter().enumerate() {
+        if keep_bonus[i] && part.2 == best_limit {
+            ctx.out[keep] = ctx.out[ctx.base + i];
+            if ctx.dedup {
+                ctx.results[keep - ctx.base] = ctx.results[i];
+            }
+            keep += 1;
+        }
+    }
+    ctx.out.truncate(keep);
+    if ctx.dedup {
+        ctx.results.truncate(keep - ctx.base);
+    }
 }
 
 /// Whether a blockade of the mover that reached `blockade_turn_limit` still stands unchanged.

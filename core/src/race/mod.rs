@@ -32,7 +32,7 @@ mod generate;
 mod notation;
 mod rules;
 
-pub use rules::{BonusOrder, RaceRules};
+pub use rules::{BonusObligation, BonusOrder, RaceRules};
 
 use crate::board::{self, TRACK_LEN};
 use crate::dice::{ChanceOutcome, GameRng, Roll, roll_two_dice, two_dice_outcomes};
@@ -171,17 +171,63 @@ impl RaceState {
 
     #[inline]
     fn remove_value(&mut self, v: u8) -> bool {
+        if v == 0 {
+            return false;
+        }
+        let x = u32::from_le_bytes(self.left);
+        // The lowest byte equal to `v` (the zero padding never matches a value): the lowest zero
+        // byte of `x ^ vvvv`, which this classic test finds exactly.
+        let t = x ^ (v as u32).wrapping_mul(0x0101_0101);
+        let zero = t.wrapping_sub(0x0101_0101) & !t & 0x8080_8080;
+        if zero == 0 {
+            return false;
+        }
+        let i = zero.trailing_zeros() / 8;
+        // Drop byte `i` of the four, shifting the later ones down.
+        let low = (1u32 << (8 * i)) - 1;
+        self.left = ((x & low) | ((x >> 8) & !low)).to_le_bytes();
+        true
+    }
+
+    /// Spends the first pair of values left that sums to `sum` (a sum-of-five entry).
+    fn remove_pair(&mut self, sum: u8) {
         let n = self.n_left();
-        match self.left[..n].iter().position(|&x| x == v) {
-            Some(i) => {
-                // Drop byte `i` of the four, shifting the later ones down (a `copy_within` here
-                // calls memmove).
-                let x = u32::from_le_bytes(self.left);
-                let low = (1u32 << (8 * i)) - 1;
-                self.left = ((x & low) | ((x >> 8) & !low)).to_le_bytes();
-                true
+        for i in 0..n {
+            for j in i + 1..n {
+                if self.left[i] + self.left[j] == sum {
+                    let (a, b) = (self.left[i], self.left[j]);
+                    self.remove_value(a);
+                    self.remove_value(b);
+                    return;
+                }
             }
-            None => false,
+        }
+    }
+
+    /// Applies a die step (`Move` or `Enter`, no capture, not reaching home) of the mover's piece
+    /// `idx`: the same as [`RaceSystem::apply`] for such a step, cheaper.
+    #[inline(always)]
+    fn apply_plain_move(&mut self, seat: usize, idx: usize, to: u8, value: u8, enter: bool) {
+        if !self.remove_value(value) && enter {
+            self.remove_pair(value);
+        }
+        self.pieces[seat][idx] = to;
+        self.ages[seat][idx] = 0;
+        if self.groups != [0; PIECES] || self.ages[seat] != [0; PIECES] {
+            self.sort_seat(seat, true);
+            return;
+        }
+        // Only piece `idx` changed in a sorted list: move it to its place (the same order as a
+        // full sort, plain positions having no ties to break).
+        let p = &mut self.pieces[seat];
+        let mut i = idx;
+        while i + 1 < PIECES && p[i] > p[i + 1] {
+            p.swap(i, i + 1);
+            i += 1;
+        }
+        while i > 0 && p[i - 1] > p[i] {
+            p.swap(i - 1, i);
+            i -= 1;
         }
     }
 
@@ -238,6 +284,8 @@ pub struct RaceSystem {
     side: [u8; 4],
     /// Occupancy slot of each seat's positions (track square, home-path slot, or [`NO_SLOT`]).
     slot: Box<[[u8; 256]; 4]>,
+    /// `1 << slot` for each seat's positions (0 where there is no slot).
+    slot_bit: Box<[[u128; 256]; 4]>,
 }
 
 impl RaceSystem {
@@ -257,11 +305,21 @@ impl RaceSystem {
                 };
             }
         }
+        let mut slot_bit = Box::new([[0u128; 256]; 4]);
+        for seat in 0..4 {
+            for pos in 0..256 {
+                let sl = slot[seat][pos];
+                if sl != NO_SLOT {
+                    slot_bit[seat][pos] = 1u128 << sl;
+                }
+            }
+        }
         RaceSystem {
             rules,
             seats,
             side,
             slot,
+            slot_bit,
         }
     }
 
@@ -273,6 +331,12 @@ impl RaceSystem {
     #[inline]
     fn slot_of(&self, seat: usize, pos: u8) -> u8 {
         self.slot[seat & 3][pos as usize]
+    }
+
+    /// `1 << slot_of(seat, pos)`, or 0 where the position has no slot.
+    #[inline]
+    fn slot_bit(&self, seat: usize, pos: u8) -> u128 {
+        self.slot_bit[seat & 3][pos as usize]
     }
 
     /// Pieces of each seat per slot: 4 bits per seat (for validation).
@@ -302,12 +366,9 @@ impl RaceSystem {
         for seat in 0..self.seats as usize {
             let (mut here, mut twice) = (0u128, 0u128);
             for &p in &s.pieces[seat] {
-                let sl = self.slot_of(seat, p);
-                if sl != NO_SLOT {
-                    let bit = 1u128 << sl;
-                    twice |= here & bit;
-                    here |= bit;
-                }
+                let bit = self.slot_bit(seat, p);
+                twice |= here & bit;
+                here |= bit;
             }
             if seat == mover {
                 occ.own = here;
@@ -342,18 +403,7 @@ impl RaceSystem {
         match step.kind {
             StepKind::Enter => {
                 if !s.remove_value(step.value) {
-                    // A sum of five: spend the pair of values that makes it.
-                    let n = s.n_left();
-                    'pair: for i in 0..n {
-                        for j in i + 1..n {
-                            if s.left[i] + s.left[j] == step.value {
-                                let (a, b) = (s.left[i], s.left[j]);
-                                s.remove_value(a);
-                                s.remove_value(b);
-                                break 'pair;
-                            }
-                        }
-                    }
+                    s.remove_pair(step.value);
                 }
             }
             StepKind::Bonus => {

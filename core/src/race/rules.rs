@@ -30,6 +30,8 @@ mod named {
         home_bonus: u8 = "home_bonus", "a number of squares (0 = none)";
         bonus_order: super::BonusOrder = "bonus_order", "\"dice-first\" or \"any\"";
         bonuses_chain: bool = "bonuses_chain", "true or false";
+        bonus_obligation: super::BonusObligation = "bonus_obligation",
+            "\"most-bonuses\" or \"per-dice-play\"";
         blockades: bool = "blockades", "true or false";
         blockade_no_joint_move: bool = "blockade_no_joint_move", "true or false";
         blockade_turn_limit: u8 = "blockade_turn_limit", "a number of plays (0 = no limit)";
@@ -49,6 +51,20 @@ pub enum BonusOrder {
     DiceFirst,
     /// A pending bonus may be played at any point of the roll, before or between the dice.
     Any,
+}
+
+/// How the obligation to play bonuses (P-C) constrains the choice of the dice play.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BonusObligation {
+    /// The literal P-C (the default): among all plays kept for the dice, keep those that play the
+    /// most bonuses, then the most bonus pips. A capture (or reaching home) is then compulsory
+    /// whenever the bonus it earns can be played.
+    MostBonuses,
+    /// The dice part is maximised as in P-C (P-D, most values, most pips); the bonuses are then
+    /// maximised separately after each distinct dice part (the position the dice lead to), so a
+    /// dice play that captures nothing stays legal. Needs `bonus_order: "dice-first"`.
+    PerDicePlay,
 }
 
 /// The options of Parcheesi and Online Pachisi.
@@ -103,6 +119,11 @@ pub struct RaceRules {
     /// A bonus move that itself captures or reaches home earns a further bonus (P-C).
     #[serde(deserialize_with = "named::bonuses_chain")]
     pub bonuses_chain: bool,
+    /// Whether the bonuses count in choosing among the dice plays (P-C: `"most-bonuses"`, so a
+    /// capture whose bonus can be played is compulsory) or are maximised only after the dice
+    /// play the player chose (`"per-dice-play"`: capturing stays a choice).
+    #[serde(deserialize_with = "named::bonus_obligation")]
+    pub bonus_obligation: BonusObligation,
     /// Two own pieces may share a square and form a blockade that nobody passes (PAR-10, ONL-6).
     /// Off: a piece may not land on a square its own piece holds (O-D).
     #[serde(deserialize_with = "named::blockades")]
@@ -155,6 +176,7 @@ impl RaceRules {
             home_bonus: 10,
             bonus_order: BonusOrder::DiceFirst,
             bonuses_chain: true,
+            bonus_obligation: BonusObligation::MostBonuses,
             blockades: true,
             blockade_no_joint_move: true,
             blockade_turn_limit: 0,
@@ -186,6 +208,7 @@ impl RaceRules {
             home_bonus: 0,
             bonus_order: BonusOrder::DiceFirst,
             bonuses_chain: true,
+            bonus_obligation: BonusObligation::MostBonuses,
             blockades: true,
             blockade_no_joint_move: false,
             blockade_turn_limit: 0,
@@ -227,6 +250,16 @@ impl RaceRules {
             return bad(
                 "`third_doubles_penalty` needs `doubles_extra_roll` (without the extra roll there \
                  is never a third doubles in a row)"
+                    .into(),
+            );
+        }
+        if self.bonus_obligation == BonusObligation::PerDicePlay
+            && self.bonus_order == BonusOrder::Any
+        {
+            return bad(
+                "`bonus_obligation: \"per-dice-play\"` needs `bonus_order: \"dice-first\"` (when \
+                 bonuses may come between the dice, a die step may depend on an earlier bonus, so \
+                 a play has no bonus-free dice part to maximise the bonuses after)"
                     .into(),
             );
         }
