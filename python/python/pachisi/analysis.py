@@ -7,8 +7,7 @@ mean and median game length in rolls and mean captures per game; it prints a tab
 
 The number of games per variant is chosen from a timed pilot batch so the whole run fits the
 time budget (default 120 s of simulation) on whatever cores the machine has; ``--games`` fixes it
-instead. A variant whose rule switch does not exist (or whose rule system is not there) is skipped
-with a note rather than failing the run.
+instead.
 """
 
 from __future__ import annotations
@@ -31,83 +30,36 @@ MAX_GAMES = 400_000
 
 @dataclass
 class Config:
-    """One line of the analysis: a preset and the option changes (by name or by keywords)."""
+    """One line of the analysis: a preset and the options it changes."""
 
     label: str
     variant: str
     options: Dict[str, Any] = field(default_factory=dict)
-    # Options found by keywords in the preset's option names: ((keywords...), value).
-    switches: Sequence[Tuple[Tuple[str, ...], Any]] = ()
 
 
 CONFIGS: List[Config] = [
     Config("Parcheesi", "parcheesi"),
+    Config("Parcheesi, no third-doubles penalty", "parcheesi", {"third_doubles_penalty": False}),
+    Config("Parcheesi, capture bonus 10", "parcheesi", {"capture_bonus": 10}),
     Config(
-        "Parcheesi, no third-doubles penalty",
+        "Parcheesi, capturing optional",
         "parcheesi",
-        switches=[(("doubles", "penalty"), False)],
-    ),
-    Config(
-        "Parcheesi, capture bonus 10",
-        "parcheesi",
-        switches=[(("capture", "bonus"), 10)],
+        {"bonus_obligation": "per-dice-play"},
     ),
     Config("Parcheesi, 2 seats", "parcheesi", {"seats": 2}),
     Config("Online Pachisi", "pachisi-online"),
-    Config("Online Pachisi, no capture", "pachisi-online", switches=[(("capture",), False)]),
+    Config("Online Pachisi, no capture", "pachisi-online", {"capture": False}),
     Config("Family Pachisi", "pachisi-family"),
     Config("Family Pachisi, 2 seats (no teams)", "pachisi-family", {"seats": 2, "teams": False}),
     Config("Classic Pachisi", "pachisi"),
-    Config(
-        "Classic Pachisi, shell p(up)=0.524",
-        "pachisi",
-        switches=[(("prob",), 0.524), (("shell",), 0.524), (("up",), 0.524)],
-    ),
+    Config("Classic Pachisi, shell p(up)=0.524", "pachisi", {"shell_probability": 0.524}),
     Config("Backgammon", "backgammon"),
 ]
 
 
-def _find_option(options: Dict[str, Any], keywords: Sequence[str], value: Any) -> Optional[str]:
-    """The option whose name contains every keyword and whose current value has `value`'s type
-    (an option named exactly by the keywords joined with `_` first)."""
-    exact = "_".join(keywords)
-    if exact in options and type(options[exact]) is type(value):
-        return exact
-    for name, current in options.items():
-        if all(k in name for k in keywords) and type(current) is type(value):
-            return name
-    # A float option may be written as an int in the preset, and vice versa.
-    for name, current in options.items():
-        if all(k in name for k in keywords) and isinstance(current, (int, float)) and not isinstance(
-            current, bool
-        ) and isinstance(value, (int, float)) and not isinstance(value, bool):
-            return name
-    return None
-
-
-def resolve(config: Config) -> Tuple[Optional[pachisi.Rules], str]:
-    """The rules of a configuration, or None and the reason it is skipped."""
-    try:
-        base = pachisi.Rules(config.variant)
-    except pachisi.PachisiError as e:
-        return None, f"preset unavailable: {e}"
-    if pachisi.Game(base, seed=0).is_over:
-        return None, "rule system not available yet (placeholder preset)"
-    options = dict(config.options)
-    if config.switches:
-        found = None
-        for keywords, value in config.switches:
-            name = _find_option(base.options, keywords, value)
-            if name is not None:
-                found = (name, value)
-                break
-        if found is None:
-            return None, f"no option matching {[k for k, _ in config.switches]} in {config.variant}"
-        options[found[0]] = found[1]
-    try:
-        return pachisi.Rules(base, **options), ""
-    except pachisi.PachisiError as e:
-        return None, f"invalid rules: {e}"
+def resolve(config: Config) -> pachisi.Rules:
+    """The rules of a configuration (an unknown option is an error: the list is kept exact)."""
+    return pachisi.Rules(config.variant, **config.options)
 
 
 def fair_share(summary: Dict[str, Any]) -> float:
@@ -133,17 +85,11 @@ def run(
     threads: Optional[int],
     progress: bool,
 ) -> List[Dict[str, Any]]:
-    resolved = [(c, *resolve(c)) for c in configs]
-    active = [r for r in resolved if r[1] is not None]
-    per_config = budget / max(len(active), 1)
+    resolved = [(c, resolve(c)) for c in configs]
+    per_config = budget / max(len(resolved), 1)
     rows: List[Dict[str, Any]] = []
-    for config, rules, note in resolved:
+    for config, rules in resolved:
         row: Dict[str, Any] = {"label": config.label, "variant": config.variant}
-        if rules is None:
-            row["skipped"] = note
-            print(f"  {config.label}: skipped ({note})", file=sys.stderr)
-            rows.append(row)
-            continue
         n = games
         if n is None:
             n, rate = choose_games(rules, per_config, threads)
@@ -179,9 +125,6 @@ def table(rows: Sequence[Dict[str, Any]]) -> str:
     )
     lines = [head, "-" * len(head)]
     for row in rows:
-        if "skipped" in row:
-            lines.append(f"{row['label']:38} skipped: {row['skipped']}")
-            continue
         s = row["result"]
         seats = "  ".join(
             f"{100 * r:.1f} [{100 * lo:.1f},{100 * hi:.1f}]"
@@ -206,7 +149,7 @@ def chart(rows: Sequence[Dict[str, Any]], path: Path) -> bool:
     except ImportError:
         print("matplotlib is not installed: no chart", file=sys.stderr)
         return False
-    done = [r for r in rows if "skipped" not in r]
+    done = list(rows)
     if not done:
         return False
     labels = [r["label"] for r in done]
@@ -294,8 +237,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         f"\nwrote {out / 'analysis.json'}" + (f" and {out / 'analysis.png'}" if drew else "")
         + f" in {elapsed:.1f} s",
     )
-    if not any("skipped" not in r for r in rows):
-        print("no variant could be simulated (every rule system is still a placeholder)")
     return 0
 
 
