@@ -390,27 +390,9 @@ impl<'a> CrossPicture<'a> {
     }
 
     fn last_play(&self, out: &mut String) {
-        let Some((_, play)) = self.game.last_play() else {
-            return;
-        };
-        for step in play.steps() {
-            if matches!(
-                step.kind,
-                StepKind::Double | StepKind::NoDouble | StepKind::Take | StepKind::Drop
-            ) {
-                continue;
-            }
-            let (a, _) = self.place_point(self.game.place(step.seat, step.from));
-            let (b, _) = self.place_point(self.game.place(step.seat, step.to));
-            if a == b {
-                continue;
-            }
-            let _ = write!(
-                out,
-                "<line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"#111\" stroke-width=\"2\" stroke-dasharray=\"5,3\" marker-end=\"url(#arrow)\" opacity=\"0.75\"/>",
-                a.0, a.1, b.0, b.1
-            );
-        }
+        last_play_arrows(out, self.game, "#111", 2.0, 0.75, |place, _| {
+            self.place_point(place).0
+        });
     }
 
     fn render(&self) -> String {
@@ -657,27 +639,9 @@ impl<'a> BackgammonPicture<'a> {
     }
 
     fn last_play(&self, out: &mut String) {
-        let Some((_, play)) = self.game.last_play() else {
-            return;
-        };
-        for step in play.steps() {
-            if matches!(
-                step.kind,
-                StepKind::Double | StepKind::NoDouble | StepKind::Take | StepKind::Drop
-            ) {
-                continue;
-            }
-            let a = self.place_point(self.game.place(step.seat, step.from), step.seat);
-            let b = self.place_point(self.game.place(step.seat, step.to), step.seat);
-            if a == b {
-                continue;
-            }
-            let _ = write!(
-                out,
-                "<line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"#1565c0\" stroke-width=\"2.2\" stroke-dasharray=\"5,3\" marker-end=\"url(#arrow)\" opacity=\"0.85\"/>",
-                a.0, a.1, b.0, b.1
-            );
-        }
+        last_play_arrows(out, self.game, "#1565c0", 2.2, 0.85, |place, seat| {
+            self.place_point(place, seat)
+        });
     }
 
     fn render(&self) -> String {
@@ -695,6 +659,39 @@ impl<'a> BackgammonPicture<'a> {
                 self.last_play(out);
             },
         )
+    }
+}
+
+/// Dashed arrows from where to where each piece-moving step of the game's last play went
+/// (cube decisions move nothing); `point` gives a place's centre for the moving seat.
+fn last_play_arrows(
+    out: &mut String,
+    game: &Game,
+    stroke: &str,
+    width: f64,
+    opacity: f64,
+    point: impl Fn(Place, u8) -> (f64, f64),
+) {
+    let Some((_, play)) = game.last_play() else {
+        return;
+    };
+    for step in play.steps() {
+        if matches!(
+            step.kind,
+            StepKind::Double | StepKind::NoDouble | StepKind::Take | StepKind::Drop
+        ) {
+            continue;
+        }
+        let a = point(game.place(step.seat, step.from), step.seat);
+        let b = point(game.place(step.seat, step.to), step.seat);
+        if a == b {
+            continue;
+        }
+        let _ = write!(
+            out,
+            "<line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"{stroke}\" stroke-width=\"{width}\" stroke-dasharray=\"5,3\" marker-end=\"url(#arrow)\" opacity=\"{opacity}\"/>",
+            a.0, a.1, b.0, b.1
+        );
     }
 }
 
