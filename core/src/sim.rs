@@ -56,6 +56,9 @@ pub fn game_seed(seed: u64, index: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The empty play, forfeiting a roll nothing can use.
+static PASS: Play = Play::new();
+
 /// Plays one game to the end with the uniform random policy over distinct plays.
 ///
 /// Dice and policy draw from one generator seeded with `seed`; `buf` is reused between calls so
@@ -85,16 +88,17 @@ pub fn random_game<R: RuleSystem>(system: &R, seed: u64, buf: &mut Vec<Play>) ->
             Node::Decision => {
                 buf.clear();
                 system.generate(&s, Orders::Distinct, buf);
+                // Borrow the chosen play: a `Play` is ~200 bytes and this runs once per roll.
                 let play = if buf.is_empty() {
-                    Play::new()
+                    &PASS
                 } else {
-                    buf[uniform_index(&mut rng, buf.len())]
+                    &buf[uniform_index(&mut rng, buf.len())]
                 };
                 for step in play.steps() {
                     captures += step.captured as u32;
                     system.apply_step(&mut s, step);
                 }
-                system.end_play(&mut s, &play);
+                system.end_play(&mut s, play);
             }
         }
     }
