@@ -16,7 +16,8 @@
 
 use super::{
     BRANCH, BonusObligation, BonusOrder, ENTRY, HOME, HOME_PATH, LAP, LAP_BRANCH, NEST, NO_SLOT,
-    Occ, PIECES, Phase, RaceState, RaceSystem,
+    Occ, PIECES, Phase, RaceState, RaceSystem, count_left, place_moved_piece, remove_pair,
+    remove_value,
 };
 use crate::board;
 use crate::play::{Play, Step, StepKind};
@@ -236,7 +237,7 @@ impl RaceSystem {
 
     /// Own pieces on a slot (only needed when more than two may share one).
     fn count_own(&self, seat: usize, occ: &Occ, sl: u8) -> u8 {
-        occ.pieces[seat]
+        occ.mover
             .iter()
             .filter(|&&p| self.slot_of(seat, p) == sl)
             .count() as u8
@@ -348,6 +349,10 @@ struct Ctx<'a> {
     /// step is taken.
     dice_key: u64,
     dice_parts: &'a mut Vec<(u64, u64, u64)>,
+    /// The position searched (the plain search rebuilds full states from it).
+    root: RaceState,
+    /// Whether reaching home is a plain step (no home bonus to play).
+    plain_home: bool,
 }
 
 /// Lists the legal complete plays of `s` into `out`.
@@ -405,9 +410,28 @@ pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mu
                 let occ = sys.occupancy(s, seat);
                 (occ.others, occ.others_blocked)
             },
+            root: *s,
+            plain_home: sys.rules.home_bonus == 0,
         };
         let mut play = Play::new();
-        dfs(&mut ctx, s, &mut play, true);
+        // The plain search needs a root where only the mover's pieces and the values left will
+        // change until a step captures or earns a bonus (see `plain_dfs`).
+        let plain_root = !has_groups
+            && s.ages[seat] == [0; PIECES]
+            && !per_dice
+            && !sys.rules.pass_allowed
+            && s.pending_capture == 0
+            && s.pending_home == 0
+            && s.bonuses_played == 0;
+        if plain_root {
+            let node = Plain {
+                pieces: s.pieces[seat],
+                left: s.left,
+            };
+            plain_dfs(&mut ctx, node, &mut play, true);
+        } else {
+            dfs(&mut ctx, s, &mut play, true);
+        }
         if ctx.per_dice {
             keep_best_bonuses_per_dice_part(&mut ctx);
         }
@@ -624,9 +648,15 @@ fn dfs(ctx: &mut Ctx, s: &RaceState, play: &mut Play, root: bool) -> bool {
 /// by `child` after a capturing step).
 #[inline]
 fn occupancy(ctx: &Ctx, s: &RaceState) -> Occ {
+    mover_occupancy(ctx, &s.pieces[ctx.seat])
+}
+
+/// The occupancy with the mover's pieces at `pieces`, the others' from the context.
+#[inline]
+fn mover_occupancy(ctx: &Ctx, pieces: &[u8; PIECES]) -> Occ {
     let seat = ctx.seat;
     let (mut here, mut twice) = (0u128, 0u128);
-    for &p in &s.pieces[seat] {
+    for &p in pieces {
         let bit = ctx.sys.slot_bit(seat, p);
         twice |= here & bit;
         here |= bit;
@@ -636,7 +666,7 @@ fn occupancy(ctx: &Ctx, s: &RaceState) -> Occ {
         own_blocked: twice,
         others: ctx.others.0,
         others_blocked: ctx.others.1,
-        pieces: s.pieces,
+        mover: *pieces,
     }
 }
 
@@ -823,4 +853,197 @@ fn expired_blockade_stands(sys: &RaceSystem, s: &RaceState, seat: usize) -> bool
         }
     }
     false
+}
+
+/// A node of the plain search: what differs from the root position when every step so far moved
+/// one of the mover's pieces without capturing or earning a bonus (the common case by far).
+///
+/// Such a node is the root with these pieces and values left: its ages, groups, bonus counters
+/// and the other seats are the root's. The plain search walks these nodes with this 8-byte
+/// value instead of a full state, and hands a step that captures or earns a bonus to the
+/// general search (`child`) with the full state rebuilt. It lists the same plays in the same
+/// order as `dfs` would from the same root.
+#[derive(Copy, Clone)]
+struct Plain {
+    /// The mover's pieces, ascending.
+    pieces: [u8; PIECES],
+    /// Values of the roll still to play, descending, zero-padded.
+    left: [u8; 4],
+}
+
+impl Plain {
+    /// A memo key: the node exactly (pieces and values), mixed so that its low bits spread.
+    /// (States of the general search always differ from plain ones: an opposing piece was
+    /// captured or a bonus was earned.)
+    #[inline]
+    fn key(&self) -> u64 {
+        let h = mix(0x9E37_79B9_7F4A_7C15, pack(self.pieces, self.left));
+        h ^ (h >> 32)
+    }
+
+    /// The full state this node stands for.
+    #[inline]
+    fn state(&self, ctx: &Ctx) -> RaceState {
+        let mut s = ctx.root;
+        s.pieces[ctx.seat] = self.pieces;
+        s.left = self.left;
+        s
+    }
+}
+
+/// `dfs` for a plain node (see [`Plain`]); the root's mover has no P-D groups and no blockade
+/// ages, nothing is pending, and passing is not allowed.
+fn plain_dfs(ctx: &mut Ctx, node: Plain, play: &mut Play, root: bool) -> bool {
+    let sys = ctx.sys;
+    let seat = ctx.seat;
+    let pieces = node.pieces;
+    let n = count_left(&node.left);
+    if n == 0 {
+        return !root && record_plain(ctx, node, play);
+    }
+    let mut any = false;
+    // The transposition pruning of `dfs` (no P-D groups here, and passing is off).
+    let prune = std::mem::take(&mut ctx.prune);
+    let prune_root = root && ctx.distinct && !ctx.memoise && n == 2 && node.left[0] != node.left[1];
+    let occ = mover_occupancy(ctx, &pieces);
+    let same = |i: usize| i > 0 && pieces[i] == pieces[i - 1];
+    for vi in 0..n {
+        let v = node.left[vi];
+        if vi > 0 && node.left[vi - 1] == v {
+            continue;
+        }
+        for (pi, &p) in pieces.iter().enumerate() {
+            if ctx.distinct && same(pi) {
+                continue;
+            }
+            if p == NEST {
+                if v == 5
+                    && let Some(c) = sys.landing(seat, ENTRY, true, &occ)
+                {
+                    let touched = sys.touched(seat, p, v, true);
+                    if prune != 0 && prune & touched == 0 {
+                        any = true;
+                    } else {
+                        if prune_root && vi == 1 {
+                            ctx.prune = touched;
+                        }
+                        any |= plain_child(
+                            ctx,
+                            node,
+                            play,
+                            step(seat, pi, p, ENTRY, 5, c, StepKind::Enter),
+                        );
+                        ctx.prune = 0;
+                    }
+                }
+                continue;
+            }
+            if p == HOME {
+                continue;
+            }
+            for &route in sys.routes(p, v) {
+                if let Some((d, c)) = sys.try_move(seat, p, v, route, &occ) {
+                    let touched = if prune != 0 || (prune_root && vi == 1) {
+                        sys.touched(seat, p, v, route)
+                    } else {
+                        0
+                    };
+                    if prune != 0 && prune & touched == 0 {
+                        any = true;
+                        continue;
+                    }
+                    if prune_root && vi == 1 {
+                        ctx.prune = touched;
+                    }
+                    any |= plain_child(ctx, node, play, step(seat, pi, p, d, v, c, StepKind::Move));
+                    ctx.prune = 0;
+                }
+            }
+        }
+    }
+    // PAR-2 / O-B: two values summing to five enter a piece (both spent).
+    if sys.rules.enter_with_sum && n >= 2 && !node.left[..n].contains(&5) {
+        let mut pair = false;
+        for i in 0..n {
+            for j in i + 1..n {
+                pair |= node.left[i] + node.left[j] == 5;
+            }
+        }
+        if pair && let Some(c) = sys.landing(seat, ENTRY, true, &occ) {
+            for (pi, &p) in pieces.iter().enumerate() {
+                if p != NEST || (ctx.distinct && same(pi)) {
+                    continue;
+                }
+                any |= plain_child(
+                    ctx,
+                    node,
+                    play,
+                    step(seat, pi, p, ENTRY, 5, c, StepKind::Enter),
+                );
+            }
+        }
+    }
+    // No bonus is pending at a plain node.
+    if !any && !root && record_plain(ctx, node, play) {
+        any = true;
+    }
+    any
+}
+
+/// `child` for a step from a plain node.
+fn plain_child(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step) -> bool {
+    if st.captured > 0 || (st.to == HOME && !ctx.plain_home) {
+        // The step changes more than the mover's pieces: the general search takes over.
+        let s = node.state(ctx);
+        return child(ctx, &s, play, st);
+    }
+    let mut t = node;
+    if !remove_value(&mut t.left, st.value) && st.kind == StepKind::Enter {
+        remove_pair(&mut t.left, st.value);
+    }
+    t.pieces[st.piece as usize & 3] = st.to;
+    place_moved_piece(&mut t.pieces, st.piece as usize & 3);
+    let key = if ctx.memoise { t.key() } else { 0 };
+    if ctx.memoise
+        && let Some(known) = ctx.memo.get(key)
+    {
+        return known;
+    }
+    if play.len() >= crate::play::MAX_STEPS {
+        return false;
+    }
+    play.push(st);
+    let r = if t.left[0] == 0 {
+        record_plain(ctx, t, play)
+    } else {
+        plain_dfs(ctx, t, play, false)
+    };
+    play.pop();
+    if ctx.memoise {
+        ctx.memo.insert(key, r);
+    }
+    r
+}
+
+/// `record` for a plain node: no groups, no bonuses, no expired blockade (the mover's blockades
+/// all have age zero), so only the values and pips played count.
+#[inline]
+fn record_plain(ctx: &mut Ctx, node: Plain, play: &Play) -> bool {
+    let values = (ctx.start_values as usize - count_left(&node.left)) as u64;
+    let pips = (ctx.start_pips - node.left.iter().sum::<u8>()) as u64;
+    let score = values << 40 | pips << 32 | 1;
+    if score > ctx.best || ctx.out.len() == ctx.base {
+        ctx.best = score;
+        ctx.out.truncate(ctx.base);
+        ctx.results.clear();
+        ctx.dice_parts.clear();
+    }
+    if score == ctx.best {
+        ctx.out.push(*play);
+        if ctx.dedup {
+            let s = node.state(ctx);
+            ctx.results.push(s);
+        }
+    }
+    true
 }

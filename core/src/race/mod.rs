@@ -72,7 +72,8 @@ struct Occ {
     own_blocked: u128,
     others: u128,
     others_blocked: u128,
-    pieces: [[u8; PIECES]; 4],
+    /// The mover's pieces (to count a stack when more than two may share a square).
+    mover: [u8; PIECES],
 }
 
 /// What the state waits for.
@@ -165,43 +166,17 @@ impl RaceState {
 
     #[inline]
     fn n_left(&self) -> usize {
-        // `left` is descending and zero-padded.
-        self.left.iter().map(|&v| (v != 0) as usize).sum()
+        count_left(&self.left)
     }
 
     #[inline]
     fn remove_value(&mut self, v: u8) -> bool {
-        if v == 0 {
-            return false;
-        }
-        let x = u32::from_le_bytes(self.left);
-        // The lowest byte equal to `v` (the zero padding never matches a value): the lowest zero
-        // byte of `x ^ vvvv`, which this classic test finds exactly.
-        let t = x ^ (v as u32).wrapping_mul(0x0101_0101);
-        let zero = t.wrapping_sub(0x0101_0101) & !t & 0x8080_8080;
-        if zero == 0 {
-            return false;
-        }
-        let i = zero.trailing_zeros() / 8;
-        // Drop byte `i` of the four, shifting the later ones down.
-        let low = (1u32 << (8 * i)) - 1;
-        self.left = ((x & low) | ((x >> 8) & !low)).to_le_bytes();
-        true
+        remove_value(&mut self.left, v)
     }
 
     /// Spends the first pair of values left that sums to `sum` (a sum-of-five entry).
     fn remove_pair(&mut self, sum: u8) {
-        let n = self.n_left();
-        for i in 0..n {
-            for j in i + 1..n {
-                if self.left[i] + self.left[j] == sum {
-                    let (a, b) = (self.left[i], self.left[j]);
-                    self.remove_value(a);
-                    self.remove_value(b);
-                    return;
-                }
-            }
-        }
+        remove_pair(&mut self.left, sum);
     }
 
     /// Applies a die step (`Move` or `Enter`, no capture, not reaching home) of the mover's piece
@@ -211,24 +186,16 @@ impl RaceState {
         if !self.remove_value(value) && enter {
             self.remove_pair(value);
         }
+        // Test before writing: reading the ages back right after a byte store into them stalls
+        // the store forwarding (a measurable share of the search).
+        let plain = self.groups == [0; PIECES] && self.ages[seat] == [0; PIECES];
         self.pieces[seat][idx] = to;
-        self.ages[seat][idx] = 0;
-        if self.groups != [0; PIECES] || self.ages[seat] != [0; PIECES] {
+        if !plain {
+            self.ages[seat][idx] = 0;
             self.sort_seat(seat, true);
             return;
         }
-        // Only piece `idx` changed in a sorted list: move it to its place (the same order as a
-        // full sort, plain positions having no ties to break).
-        let p = &mut self.pieces[seat];
-        let mut i = idx;
-        while i + 1 < PIECES && p[i] > p[i + 1] {
-            p.swap(i, i + 1);
-            i += 1;
-        }
-        while i > 0 && p[i - 1] > p[i] {
-            p.swap(i - 1, i);
-            i -= 1;
-        }
+        place_moved_piece(&mut self.pieces[seat], idx);
     }
 
     /// Sorts a seat's pieces by (position, group, age), keeping ages and groups with them.
@@ -264,6 +231,63 @@ impl RaceState {
             }
             self.ages[seat][k] = *key as u8;
         }
+    }
+}
+
+/// Number of values left (`left` is descending and zero-padded).
+#[inline]
+fn count_left(left: &[u8; 4]) -> usize {
+    left.iter().map(|&v| (v != 0) as usize).sum()
+}
+
+/// Spends one value `v` of `left` (descending, zero-padded); false when there is none.
+#[inline]
+fn remove_value(left: &mut [u8; 4], v: u8) -> bool {
+    if v == 0 {
+        return false;
+    }
+    let x = u32::from_le_bytes(*left);
+    // The lowest byte equal to `v` (the zero padding never matches a value): the lowest zero
+    // byte of `x ^ vvvv`, which this classic test finds exactly.
+    let t = x ^ (v as u32).wrapping_mul(0x0101_0101);
+    let zero = t.wrapping_sub(0x0101_0101) & !t & 0x8080_8080;
+    if zero == 0 {
+        return false;
+    }
+    let i = zero.trailing_zeros() / 8;
+    // Drop byte `i` of the four, shifting the later ones down.
+    let low = (1u32 << (8 * i)) - 1;
+    *left = ((x & low) | ((x >> 8) & !low)).to_le_bytes();
+    true
+}
+
+/// Spends the first pair of values left that sums to `sum` (a sum-of-five entry).
+fn remove_pair(left: &mut [u8; 4], sum: u8) {
+    let n = count_left(left);
+    for i in 0..n {
+        for j in i + 1..n {
+            if left[i] + left[j] == sum {
+                let (a, b) = (left[i], left[j]);
+                remove_value(left, a);
+                remove_value(left, b);
+                return;
+            }
+        }
+    }
+}
+
+/// Restores ascending order after only piece `idx` of a sorted list moved (the same order as
+/// a full sort: plain positions have no ties to break).
+#[inline]
+fn place_moved_piece(p: &mut [u8; PIECES], idx: usize) {
+    let mut i = idx;
+    while i + 1 < PIECES && p[i] > p[i + 1] {
+        p.swap(i, i + 1);
+        i += 1;
+    }
+    while i > 0 && p[i - 1] > p[i] {
+        p.swap(i - 1, i);
+        i -= 1;
     }
 }
 
@@ -361,7 +385,7 @@ impl RaceSystem {
             own_blocked: 0,
             others: 0,
             others_blocked: 0,
-            pieces: s.pieces,
+            mover: s.pieces[mover & 3],
         };
         for seat in 0..self.seats as usize {
             let (mut here, mut twice) = (0u128, 0u128);
