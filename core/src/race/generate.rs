@@ -149,7 +149,8 @@ impl Memo {
 struct Scratch {
     memo: Memo,
     table: Vec<u32>,
-    results: Vec<RaceState>,
+    /// The key of each recorded play's resulting position (see `generic_key`, `Plain::key`).
+    keys: Vec<u64>,
     /// Per recorded play with `bonus_obligation: "per-dice-play"`: (dice part key, bonus score,
     /// blockade-limit flag).
     dice_parts: Vec<(u64, u64, u64)>,
@@ -336,7 +337,7 @@ struct Ctx<'a> {
     group_square: [u8; 5],
     has_groups: bool,
     memo: &'a mut Memo,
-    results: &'a mut Vec<RaceState>,
+    keys: &'a mut Vec<u64>,
     /// The other seats' occupancy (others, others_blocked) at the node being searched: they
     /// change only by captures, so it is recomputed only after a capturing step.
     others: (u128, u128),
@@ -365,11 +366,11 @@ pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mu
         let scratch = guard.get_or_insert_with(|| Scratch {
             memo: Memo::new(1024),
             table: Vec::with_capacity(64),
-            results: Vec::with_capacity(64),
+            keys: Vec::with_capacity(64),
             dice_parts: Vec::new(),
         });
         scratch.memo.clear();
-        scratch.results.clear();
+        scratch.keys.clear();
         scratch.dice_parts.clear();
         let seat = s.turn as usize & 3;
         let mut group_square = [0u8; 5];
@@ -401,7 +402,7 @@ pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mu
             group_square,
             has_groups,
             memo: &mut scratch.memo,
-            results: &mut scratch.results,
+            keys: &mut scratch.keys,
             prune: 0,
             per_dice,
             dice_key: 0,
@@ -424,11 +425,12 @@ pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mu
             && s.pending_home == 0
             && s.bonuses_played == 0;
         if plain_root {
-            let node = Plain {
-                pieces: s.pieces[seat],
-                left: s.left,
-            };
-            plain_dfs(&mut ctx, node, &mut play, true);
+            let root = Plain::new(s.pieces[seat], s.left);
+            if distinct && s.n_left() == 2 && s.left[0] != s.left[1] {
+                two_dice(&mut ctx, root, &mut play);
+            } else {
+                plain_dfs(&mut ctx, root, &mut play, true);
+            }
         } else {
             dfs(&mut ctx, s, &mut play, true);
         }
@@ -452,37 +454,25 @@ pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mu
             let mask = size - 1;
             let mut keep = base;
             for i in base..ctx.out.len() {
-                let mut r = ctx.results[i - base];
-                if ctx.has_groups {
-                    r.groups = [0; PIECES];
-                    for k in 0..4 {
-                        r.sort_seat(k, false);
-                    }
-                }
-                if ctx.per_dice {
-                    // The roll's bonus counters end with the play.
-                    (r.pending_capture, r.pending_home) = (0, 0);
-                    (r.bonuses_played, r.bonus_pips) = (0, 0);
-                }
+                let key = ctx.keys[i - base];
                 let dup = if small {
-                    ctx.results[..keep - base].contains(&r)
+                    ctx.keys[..keep - base].contains(&key)
                 } else {
-                    let h = hash_state(&r);
-                    let mut slot = h as usize & mask;
+                    let mut slot = (key ^ key >> 32) as usize & mask;
                     loop {
                         let e = table[slot] as usize;
                         if e == 0 {
                             table[slot] = (keep - base + 1) as u32;
                             break false;
                         }
-                        if ctx.results[e - 1] == r {
+                        if ctx.keys[e - 1] == key {
                             break true;
                         }
                         slot = (slot + 1) & mask;
                     }
                 };
                 if !dup {
-                    ctx.results[keep - base] = r;
+                    ctx.keys[keep - base] = key;
                     if keep != i {
                         ctx.out[keep] = ctx.out[i];
                     }
@@ -706,11 +696,11 @@ fn child(ctx: &mut Ctx, s: &RaceState, play: &mut Play, st: Step) -> bool {
     } else {
         ctx.sys.apply(&mut t, &st);
     }
-    let mut hash = if ctx.memoise { hash_state(&t) } else { 0 };
+    let mut hash = if ctx.memoise { generic_key(&t) } else { 0 };
     if ctx.per_dice && ctx.memoise && t.bonuses_played > 0 {
         // One position reached by bonuses after two different dice parts is searched for each:
         // the bonuses are maximised per dice part.
-        hash = mix(hash, ctx.dice_key);
+        hash = mix(hash, ctx.dice_key) & !PLAIN_TAG;
     }
     if ctx.memoise
         && let Some(known) = ctx.memo.get(hash)
@@ -778,13 +768,26 @@ fn record(ctx: &mut Ctx, s: &RaceState, play: &Play) -> bool {
     if score > ctx.best || ctx.out.len() == ctx.base {
         ctx.best = score;
         ctx.out.truncate(ctx.base);
-        ctx.results.clear();
+        ctx.keys.clear();
         ctx.dice_parts.clear();
     }
     if score == ctx.best {
         ctx.out.push(*play);
         if ctx.dedup {
-            ctx.results.push(*s);
+            let mut r = *s;
+            if ctx.has_groups {
+                // States differing only in P-D group marks are one position.
+                r.groups = [0; PIECES];
+                for k in 0..4 {
+                    r.sort_seat(k, false);
+                }
+            }
+            if ctx.per_dice {
+                // The roll's bonus counters end with the play.
+                (r.pending_capture, r.pending_home) = (0, 0);
+                (r.bonuses_played, r.bonus_pips) = (0, 0);
+            }
+            ctx.keys.push(generic_key(&r));
         }
         if ctx.per_dice {
             let key = if s.bonuses_played == 0 {
@@ -825,14 +828,14 @@ fn keep_best_bonuses_per_dice_part(ctx: &mut Ctx) {
         if keep_bonus[i] && part.2 == best_limit {
             ctx.out[keep] = ctx.out[ctx.base + i];
             if ctx.dedup {
-                ctx.results[keep - ctx.base] = ctx.results[i];
+                ctx.keys[keep - ctx.base] = ctx.keys[i];
             }
             keep += 1;
         }
     }
     ctx.out.truncate(keep);
     if ctx.dedup {
-        ctx.results.truncate(keep - ctx.base);
+        ctx.keys.truncate(keep - ctx.base);
     }
 }
 
@@ -855,30 +858,67 @@ fn expired_blockade_stands(sys: &RaceSystem, s: &RaceState, seat: usize) -> bool
     false
 }
 
+/// Marks the keys of plain positions (see [`Plain::key`]); the keys of the general search have
+/// this bit clear, so the two kinds never compare equal.
+const PLAIN_TAG: u64 = 1 << 63;
+
+/// The dedup and memo key of a state of the general search.
+#[inline]
+fn generic_key(s: &RaceState) -> u64 {
+    hash_state(s) & !PLAIN_TAG
+}
+
+/// A random 64-bit code per position: the key of a set of pieces is the (wrapping) sum of its
+/// pieces' codes, whatever their order, so a step updates it in two operations.
+static PIECE_CODES: [u64; 256] = piece_codes();
+
+const fn piece_codes() -> [u64; 256] {
+    let mut codes = [0u64; 256];
+    let mut z: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut i = 0;
+    while i < 256 {
+        // SplitMix64.
+        z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut x = z;
+        x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        codes[i] = x ^ (x >> 31);
+        i += 1;
+    }
+    codes
+}
+
 /// A node of the plain search: what differs from the root position when every step so far moved
 /// one of the mover's pieces without capturing or earning a bonus (the common case by far).
 ///
 /// Such a node is the root with these pieces and values left: its ages, groups, bonus counters
-/// and the other seats are the root's. The plain search walks these nodes with this 8-byte
-/// value instead of a full state, and hands a step that captures or earns a bonus to the
-/// general search (`child`) with the full state rebuilt. It lists the same plays in the same
-/// order as `dfs` would from the same root.
+/// and the other seats are the root's. The plain search walks these nodes as this small value
+/// instead of a full state, and hands a step that captures or earns a bonus to the general
+/// search (`child`) with the full state rebuilt. It lists the same plays in the same order as
+/// `dfs` would from the same root.
 #[derive(Copy, Clone)]
 struct Plain {
     /// The mover's pieces, ascending.
     pieces: [u8; PIECES],
     /// Values of the roll still to play, descending, zero-padded.
     left: [u8; 4],
+    /// The sum of the pieces' codes ([`PIECE_CODES`]).
+    code: u64,
 }
 
 impl Plain {
-    /// A memo key: the node exactly (pieces and values), mixed so that its low bits spread.
-    /// (States of the general search always differ from plain ones: an opposing piece was
-    /// captured or a bonus was earned.)
+    fn new(pieces: [u8; PIECES], left: [u8; 4]) -> Plain {
+        let code = pieces
+            .iter()
+            .fold(0u64, |c, &p| c.wrapping_add(PIECE_CODES[p as usize]));
+        Plain { pieces, left, code }
+    }
+
+    /// The key of the position with pieces coded `code` and values `left` (a plain position
+    /// differs from another of the same roll only in these two).
     #[inline]
-    fn key(&self) -> u64 {
-        let h = mix(0x9E37_79B9_7F4A_7C15, pack(self.pieces, self.left));
-        h ^ (h >> 32)
+    fn key(code: u64, left: [u8; 4]) -> u64 {
+        (code ^ (u32::from_le_bytes(left) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)) | PLAIN_TAG
     }
 
     /// The full state this node stands for.
@@ -899,7 +939,7 @@ fn plain_dfs(ctx: &mut Ctx, node: Plain, play: &mut Play, root: bool) -> bool {
     let pieces = node.pieces;
     let n = count_left(&node.left);
     if n == 0 {
-        return !root && record_plain(ctx, node, play);
+        return !root && record_plain(ctx, Plain::key(node.code, node.left), node.left, play);
     }
     let mut any = false;
     // The transposition pruning of `dfs` (no P-D groups here, and passing is off).
@@ -984,37 +1024,53 @@ fn plain_dfs(ctx: &mut Ctx, node: Plain, play: &mut Play, root: bool) -> bool {
         }
     }
     // No bonus is pending at a plain node.
-    if !any && !root && record_plain(ctx, node, play) {
+    if !any && !root && record_plain(ctx, Plain::key(node.code, node.left), node.left, play) {
         any = true;
     }
     any
 }
 
 /// `child` for a step from a plain node.
+#[inline]
 fn plain_child(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step) -> bool {
     if st.captured > 0 || (st.to == HOME && !ctx.plain_home) {
         // The step changes more than the mover's pieces: the general search takes over.
         let s = node.state(ctx);
         return child(ctx, &s, play, st);
     }
-    let mut t = node;
-    if !remove_value(&mut t.left, st.value) && st.kind == StepKind::Enter {
-        remove_pair(&mut t.left, st.value);
+    let mut left = node.left;
+    if !remove_value(&mut left, st.value) && st.kind == StepKind::Enter {
+        remove_pair(&mut left, st.value);
     }
-    t.pieces[st.piece as usize & 3] = st.to;
-    place_moved_piece(&mut t.pieces, st.piece as usize & 3);
-    let key = if ctx.memoise { t.key() } else { 0 };
-    if ctx.memoise
-        && let Some(known) = ctx.memo.get(key)
-    {
-        return known;
+    let code = node
+        .code
+        .wrapping_sub(PIECE_CODES[st.from as usize])
+        .wrapping_add(PIECE_CODES[st.to as usize]);
+    let key = Plain::key(code, left);
+    if ctx.memoise {
+        if let Some(known) = ctx.memo.get(key) {
+            return known;
+        }
+    } else if left[0] == 0 {
+        // A complete play (the common leaf): its position needs no sorted pieces.
+        play.push(st);
+        record_plain(ctx, key, left, play);
+        play.pop();
+        return true;
     }
     if play.len() >= crate::play::MAX_STEPS {
         return false;
     }
+    let mut t = Plain {
+        pieces: node.pieces,
+        left,
+        code,
+    };
+    t.pieces[st.piece as usize & 3] = st.to;
+    place_moved_piece(&mut t.pieces, st.piece as usize & 3);
     play.push(st);
-    let r = if t.left[0] == 0 {
-        record_plain(ctx, t, play)
+    let r = if left[0] == 0 {
+        record_plain(ctx, key, left, play)
     } else {
         plain_dfs(ctx, t, play, false)
     };
@@ -1025,25 +1081,203 @@ fn plain_child(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step) -> bool {
     r
 }
 
-/// `record` for a plain node: no groups, no bonuses, no expired blockade (the mover's blockades
-/// all have age zero), so only the values and pips played count.
+/// `record` for a plain position (key `key`, values `left` unplayed): no groups, no bonuses, no
+/// expired blockade (the mover's blockades all have age zero), so only the values and pips
+/// played count.
 #[inline]
-fn record_plain(ctx: &mut Ctx, node: Plain, play: &Play) -> bool {
-    let values = (ctx.start_values as usize - count_left(&node.left)) as u64;
-    let pips = (ctx.start_pips - node.left.iter().sum::<u8>()) as u64;
+fn record_plain(ctx: &mut Ctx, key: u64, left: [u8; 4], play: &Play) -> bool {
+    let values = (ctx.start_values as usize - count_left(&left)) as u64;
+    let pips = (ctx.start_pips - left.iter().sum::<u8>()) as u64;
     let score = values << 40 | pips << 32 | 1;
     if score > ctx.best || ctx.out.len() == ctx.base {
         ctx.best = score;
         ctx.out.truncate(ctx.base);
-        ctx.results.clear();
+        ctx.keys.clear();
         ctx.dice_parts.clear();
     }
     if score == ctx.best {
         ctx.out.push(*play);
         if ctx.dedup {
-            let s = node.state(ctx);
-            ctx.results.push(s);
+            ctx.keys.push(key);
         }
     }
+    true
+}
+
+/// `plain_dfs` from a root with two different values left ([`Orders::Distinct`]), unrolled: the
+/// most common roll by far. The first steps, then for each the second steps, in the order
+/// `plain_dfs` takes them, with the same transposition pruning.
+fn two_dice(ctx: &mut Ctx, root: Plain, play: &mut Play) {
+    let sys = ctx.sys;
+    let seat = ctx.seat;
+    let pieces = root.pieces;
+    let occ = mover_occupancy(ctx, &pieces);
+    // Each first step with the squares it touches when it plays the lower value (for the
+    // pruning of the second step; 0 otherwise).
+    let mut firsts = [(Step::default(), 0u128); 2 * 2 * PIECES + PIECES];
+    let mut count = 0;
+    for vi in 0..2 {
+        let v = root.left[vi];
+        for (pi, &p) in pieces.iter().enumerate() {
+            if pi > 0 && p == pieces[pi - 1] {
+                continue;
+            }
+            if p == NEST {
+                if v == 5
+                    && let Some(c) = sys.landing(seat, ENTRY, true, &occ)
+                {
+                    let touched = if vi == 1 {
+                        sys.touched(seat, p, v, true)
+                    } else {
+                        0
+                    };
+                    firsts[count] = (step(seat, pi, p, ENTRY, 5, c, StepKind::Enter), touched);
+                    count += 1;
+                }
+                continue;
+            }
+            if p == HOME {
+                continue;
+            }
+            for &route in sys.routes(p, v) {
+                if let Some((d, c)) = sys.try_move(seat, p, v, route, &occ) {
+                    let touched = if vi == 1 {
+                        sys.touched(seat, p, v, route)
+                    } else {
+                        0
+                    };
+                    firsts[count] = (step(seat, pi, p, d, v, c, StepKind::Move), touched);
+                    count += 1;
+                }
+            }
+        }
+    }
+    // PAR-2 / O-B: the two values summing to five enter a piece.
+    let (a, b) = (root.left[0], root.left[1]);
+    if sys.rules.enter_with_sum
+        && a != 5
+        && b != 5
+        && a + b == 5
+        && let Some(c) = sys.landing(seat, ENTRY, true, &occ)
+    {
+        for (pi, &p) in pieces.iter().enumerate() {
+            if p == NEST && !(pi > 0 && p == pieces[pi - 1]) {
+                firsts[count] = (step(seat, pi, p, ENTRY, 5, c, StepKind::Enter), 0);
+                count += 1;
+            }
+        }
+    }
+    for &(first, prune) in &firsts[..count] {
+        if first.captured > 0 || (first.to == HOME && !ctx.plain_home) {
+            let s = root.state(ctx);
+            ctx.prune = prune;
+            child(ctx, &s, play, first);
+            ctx.prune = 0;
+            continue;
+        }
+        let mut left = root.left;
+        if !remove_value(&mut left, first.value) {
+            remove_pair(&mut left, first.value);
+        }
+        let code = root
+            .code
+            .wrapping_sub(PIECE_CODES[first.from as usize])
+            .wrapping_add(PIECE_CODES[first.to as usize]);
+        play.push(first);
+        if left[0] == 0 {
+            // A sum-of-five entry spent both values.
+            record_plain(ctx, Plain::key(code, left), left, play);
+            play.pop();
+            continue;
+        }
+        let mut node = Plain { pieces, left, code };
+        node.pieces[first.piece as usize & 3] = first.to;
+        place_moved_piece(&mut node.pieces, first.piece as usize & 3);
+        second_steps(ctx, node, play, prune);
+        play.pop();
+    }
+}
+
+/// The second level of [`two_dice`]: one value left at `node`; `prune` as in `dfs`.
+#[inline]
+fn second_steps(ctx: &mut Ctx, node: Plain, play: &mut Play, prune: u128) {
+    let sys = ctx.sys;
+    let seat = ctx.seat;
+    let pieces = node.pieces;
+    let w = node.left[0];
+    let occ = mover_occupancy(ctx, &pieces);
+    let mut any = false;
+    for (pi, &p) in pieces.iter().enumerate() {
+        if pi > 0 && p == pieces[pi - 1] {
+            continue;
+        }
+        let (st, route) = if p == NEST {
+            if w != 5 {
+                continue;
+            }
+            let Some(c) = sys.landing(seat, ENTRY, true, &occ) else {
+                continue;
+            };
+            (step(seat, pi, p, ENTRY, 5, c, StepKind::Enter), true)
+        } else if p == HOME {
+            continue;
+        } else {
+            // Up to two routes: the second is handled after the first below.
+            let routes = sys.routes(p, w);
+            for (ri, &route) in routes.iter().enumerate() {
+                if ri + 1 == routes.len() {
+                    break;
+                }
+                if let Some((d, c)) = sys.try_move(seat, p, w, route, &occ) {
+                    any |= second_step(
+                        ctx,
+                        node,
+                        play,
+                        prune,
+                        step(seat, pi, p, d, w, c, StepKind::Move),
+                        route,
+                    );
+                }
+            }
+            let route = routes[routes.len() - 1];
+            let Some((d, c)) = sys.try_move(seat, p, w, route, &occ) else {
+                continue;
+            };
+            (step(seat, pi, p, d, w, c, StepKind::Move), route)
+        };
+        any |= second_step(ctx, node, play, prune, st, route);
+    }
+    if !any {
+        // The second value cannot be played: the first alone is a complete play.
+        record_plain(ctx, Plain::key(node.code, node.left), node.left, play);
+    }
+}
+
+/// One second step of [`two_dice`]: skipped by the pruning, recorded, or handed to the general
+/// search; whether it continues the play (as `plain_child` answers).
+#[inline]
+fn second_step(
+    ctx: &mut Ctx,
+    node: Plain,
+    play: &mut Play,
+    prune: u128,
+    st: Step,
+    route: bool,
+) -> bool {
+    if prune != 0 && prune & ctx.sys.touched(ctx.seat, st.from, st.value, route) == 0 {
+        // The transposed order was listed from the other first step.
+        return true;
+    }
+    if st.captured > 0 || (st.to == HOME && !ctx.plain_home) {
+        let s = node.state(ctx);
+        return child(ctx, &s, play, st);
+    }
+    let code = node
+        .code
+        .wrapping_sub(PIECE_CODES[st.from as usize])
+        .wrapping_add(PIECE_CODES[st.to as usize]);
+    play.push(st);
+    record_plain(ctx, Plain::key(code, [0; 4]), [0; 4], play);
+    play.pop();
     true
 }
