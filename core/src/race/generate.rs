@@ -712,8 +712,9 @@ fn child(ctx: &mut Ctx, s: &RaceState, play: &mut Play, st: Step) -> bool {
     }
     let others_before = ctx.others;
     if st.captured > 0 {
-        let occ = ctx.sys.occupancy(&t, ctx.seat);
-        ctx.others = (occ.others, occ.others_blocked);
+        // Every opposing piece on the landing square went back to its nest.
+        let gone = !ctx.sys.slot_bit(ctx.seat, st.to);
+        ctx.others = (ctx.others.0 & gone, ctx.others.1 & gone);
     }
     play.push(st);
     // The common leaf (nothing left to play) without the call into the search.

@@ -424,6 +424,11 @@ impl RaceSystem {
         let seat = step.seat as usize & 3;
         let idx = step.piece as usize & 3;
         let is_bonus = step.kind == StepKind::Bonus;
+        if !is_bonus && step.captured == 0 && step.to != HOME {
+            // Only the mover's piece and the values left change (the common step).
+            s.apply_plain_move(seat, idx, step.to, step.value, step.kind == StepKind::Enter);
+            return;
+        }
         match step.kind {
             StepKind::Enter => {
                 if !s.remove_value(step.value) {
@@ -653,9 +658,9 @@ impl RuleSystem for RaceSystem {
             self.update_ages(s, seat);
         }
         s.groups = [0; PIECES];
-        for other in 0..self.seats as usize {
-            s.sort_seat(other, false);
-        }
+        // Without the P-D groups and with the new ages the mover's order may change; the other
+        // seats' pieces are kept sorted by `apply` (captures) already.
+        s.sort_seat(seat, false);
         s.left = [0; 4];
         s.pending_capture = 0;
         s.pending_home = 0;
