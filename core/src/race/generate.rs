@@ -426,7 +426,7 @@ pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mu
             && s.bonuses_played == 0;
         if plain_root {
             let root = Plain::new(s.pieces[seat], s.left);
-            if distinct && s.n_left() == 2 && s.left[0] != s.left[1] {
+            if distinct && s.n_left() == 2 {
                 two_dice(&mut ctx, root, &mut play);
             } else {
                 plain_dfs(&mut ctx, root, &mut play, true);
@@ -1105,9 +1105,9 @@ fn record_plain(ctx: &mut Ctx, key: u64, left: [u8; 4], play: &Play) -> bool {
     true
 }
 
-/// `plain_dfs` from a root with two different values left ([`Orders::Distinct`]), unrolled: the
-/// most common roll by far. The first steps, then for each the second steps, in the order
-/// `plain_dfs` takes them, with the same transposition pruning.
+/// `plain_dfs` from a root with two values left ([`Orders::Distinct`]), unrolled: the common
+/// roll by far. The first steps, then for each the second steps, in the order `plain_dfs` takes
+/// them, with the same transposition pruning (for two different values).
 fn two_dice(ctx: &mut Ctx, root: Plain, play: &mut Play) {
     let sys = ctx.sys;
     let seat = ctx.seat;
@@ -1117,7 +1117,8 @@ fn two_dice(ctx: &mut Ctx, root: Plain, play: &mut Play) {
     // pruning of the second step; 0 otherwise).
     let mut firsts = [(Step::default(), 0u128); 2 * 2 * PIECES + PIECES];
     let mut count = 0;
-    for vi in 0..2 {
+    let values = if root.left[0] == root.left[1] { 1 } else { 2 };
+    for vi in 0..values {
         let v = root.left[vi];
         for (pi, &p) in pieces.iter().enumerate() {
             if pi > 0 && p == pieces[pi - 1] {
