@@ -501,30 +501,35 @@ impl RaceSystem {
 
     /// Sets the blockade groups of the mover at the start of its roll (P-D).
     fn mark_groups(&self, s: &mut RaceState) {
-        s.groups = [0; 4];
-        if !self.rules.blockade_no_joint_move {
-            return;
-        }
-        let seat = s.turn as usize;
-        let p = s.pieces[seat];
-        let mut next = 1;
-        for i in 0..PIECES {
-            if p[i] == NEST || p[i] == HOME || s.groups[i] != 0 {
-                continue;
-            }
-            let mut found = false;
-            for j in i + 1..PIECES {
-                if p[j] == p[i] {
-                    s.groups[j] = next;
-                    found = true;
+        let seat = s.turn as usize & 3;
+        // Built locally and stored once: the search reads the groups back as one word.
+        let mut groups = [0u8; PIECES];
+        if self.rules.blockade_no_joint_move {
+            let p = s.pieces[seat];
+            let mut next = 1;
+            for i in 0..PIECES {
+                if p[i] == NEST || p[i] == HOME || groups[i] != 0 {
+                    continue;
+                }
+                let mut found = false;
+                for j in i + 1..PIECES {
+                    if p[j] == p[i] {
+                        groups[j] = next;
+                        found = true;
+                    }
+                }
+                if found {
+                    groups[i] = next;
+                    next += 1;
                 }
             }
-            if found {
-                s.groups[i] = next;
-                next += 1;
-            }
         }
-        s.sort_seat(seat, true);
+        s.groups = groups;
+        let p = s.pieces[seat];
+        let sorted = p[0] <= p[1] && p[1] <= p[2] && p[2] <= p[3];
+        if groups != [0; PIECES] || s.ages[seat] != [0; PIECES] || !sorted {
+            s.sort_seat(seat, true);
+        }
     }
 
     /// `blockade_turn_limit`: ages of the mover's blockades after its play.
