@@ -15,9 +15,8 @@
 //! resulting position at the end.
 
 use super::{
-    BRANCH, BonusObligation, BonusOrder, ENTRY, HOME, HOME_PATH, LAP, LAP_BRANCH, NEST, NO_SLOT,
-    Occ, PIECES, Phase, RaceState, RaceSystem, count_left, place_moved_piece, remove_pair,
-    remove_value,
+    BRANCH, BonusObligation, BonusOrder, ENTRY, HOME, HOME_PATH, LAP, LAP_BRANCH, NEST, Occ,
+    PIECES, Phase, RaceState, RaceSystem, count_left, place_moved_piece, remove_pair, remove_value,
 };
 use crate::board;
 use crate::play::{Play, Step, StepKind};
@@ -263,35 +262,35 @@ impl RaceSystem {
     }
 
     /// The occupancy slots of the squares a move of `v` from `p` passes (not its start or end).
-    #[inline]
+    ///
+    /// Track squares are consecutive slots (wrapping after square 67), and so are a home path's
+    /// squares; going round past the branch square continues on consecutive track slots. So the
+    /// passed squares are one track run, possibly followed by one home-path run.
+    #[inline(never)]
     fn passed(&self, seat: usize, p: u8, v: u8, home_route: bool) -> u128 {
         if v <= 1 {
             return 0;
         }
-        let inner = (1u128 << (v - 1)) - 1;
-        let last = p as u16 + v as u16 - 1;
-        let same_stretch = (p >= ENTRY && last <= BRANCH as u16)
-            || ((HOME_PATH..HOME).contains(&p) && last < HOME as u16)
-            || (p >= LAP && last <= LAP_BRANCH as u16);
-        if same_stretch {
-            // One stretch of consecutive slots: a track run (wrapping past square 67) or a
-            // home-path run (never wrapping).
-            let start = self.slot_of(seat, p) as u32;
-            let m = inner << (start + 1);
-            if (HOME_PATH..HOME).contains(&p) {
-                return m;
-            }
-            const TRACK: u128 = (1u128 << 68) - 1;
-            return (m & TRACK) | ((m >> 68) & TRACK);
+        let inner = v as u32 - 1;
+        let start = self.slot_of(seat, p) as u32 + 1;
+        if (HOME_PATH..HOME).contains(&p) {
+            return ((1u128 << inner) - 1) << start;
         }
-        let mut m = 0u128;
-        for k in 1..v {
-            let sl = self.slot_of(seat, pos_after(p, k, home_route));
-            if sl != NO_SLOT {
-                m |= 1u128 << sl;
-            }
+        const TRACK: u128 = (1u128 << 68) - 1;
+        let track_run = |len: u32| {
+            let m = ((1u128 << len) - 1) << start;
+            (m & TRACK) | ((m >> 68) & TRACK)
+        };
+        let to_branch = if p <= BRANCH {
+            (BRANCH - p) as u32
+        } else {
+            (LAP_BRANCH - p) as u32
+        };
+        if !home_route || inner <= to_branch {
+            return track_run(inner);
         }
-        m
+        let home_start = self.slot_of(seat, HOME_PATH) as u32;
+        track_run(to_branch) | ((1u128 << (inner - to_branch)) - 1) << home_start
     }
 
     /// Every occupancy slot a move touches: where it starts, the squares it passes, its landing.
