@@ -1112,10 +1112,6 @@ fn two_dice(ctx: &mut Ctx, root: Plain, play: &mut Play) {
     let seat = ctx.seat;
     let pieces = root.pieces;
     let occ = mover_occupancy(ctx, &pieces);
-    // Each first step with the squares it touches when it plays the lower value (for the
-    // pruning of the second step; 0 otherwise).
-    let mut firsts = [(Step::default(), 0u128); 2 * 2 * PIECES + PIECES];
-    let mut count = 0;
     let values = if root.left[0] == root.left[1] { 1 } else { 2 };
     for vi in 0..values {
         let v = root.left[vi];
@@ -1127,13 +1123,10 @@ fn two_dice(ctx: &mut Ctx, root: Plain, play: &mut Play) {
                 if v == 5
                     && let Some(c) = sys.landing(seat, ENTRY, true, &occ)
                 {
-                    let touched = if vi == 1 {
-                        sys.touched(seat, p, v, true)
-                    } else {
-                        0
-                    };
-                    firsts[count] = (step(seat, pi, p, ENTRY, 5, c, StepKind::Enter), touched);
-                    count += 1;
+                    // A first step playing the lower value prunes the transposed second steps.
+                    let touched = if vi == 1 { sys.touched(seat, p, v, true) } else { 0 };
+                    let st = step(seat, pi, p, ENTRY, 5, c, StepKind::Enter);
+                    first_step(ctx, root, play, st, touched);
                 }
                 continue;
             }
@@ -1142,13 +1135,9 @@ fn two_dice(ctx: &mut Ctx, root: Plain, play: &mut Play) {
             }
             for &route in sys.routes(p, v) {
                 if let Some((d, c)) = sys.try_move(seat, p, v, route, &occ) {
-                    let touched = if vi == 1 {
-                        sys.touched(seat, p, v, route)
-                    } else {
-                        0
-                    };
-                    firsts[count] = (step(seat, pi, p, d, v, c, StepKind::Move), touched);
-                    count += 1;
+                    let touched = if vi == 1 { sys.touched(seat, p, v, route) } else { 0 };
+                    let st = step(seat, pi, p, d, v, c, StepKind::Move);
+                    first_step(ctx, root, play, st, touched);
                 }
             }
         }
@@ -1163,40 +1152,46 @@ fn two_dice(ctx: &mut Ctx, root: Plain, play: &mut Play) {
     {
         for (pi, &p) in pieces.iter().enumerate() {
             if p == NEST && !(pi > 0 && p == pieces[pi - 1]) {
-                firsts[count] = (step(seat, pi, p, ENTRY, 5, c, StepKind::Enter), 0);
-                count += 1;
+                let st = step(seat, pi, p, ENTRY, 5, c, StepKind::Enter);
+                first_step(ctx, root, play, st, 0);
             }
         }
     }
-    for &(first, prune) in &firsts[..count] {
-        if first.captured > 0 || (first.to == HOME && !ctx.plain_home) {
-            let s = root.state(ctx);
-            ctx.prune = prune;
-            child(ctx, &s, play, first);
-            ctx.prune = 0;
-            continue;
-        }
-        let mut left = root.left;
-        if !remove_value(&mut left, first.value) {
-            remove_pair(&mut left, first.value);
-        }
-        let code = root
-            .code
-            .wrapping_sub(PIECE_CODES[first.from as usize])
-            .wrapping_add(PIECE_CODES[first.to as usize]);
-        play.push(first);
-        if left[0] == 0 {
-            // A sum-of-five entry spent both values.
-            record_plain(ctx, Plain::key(code, left), left, play);
-            play.pop();
-            continue;
-        }
-        let mut node = Plain { pieces, left, code };
+}
+
+/// One first step of [`two_dice`] and everything that follows it.
+#[inline]
+fn first_step(ctx: &mut Ctx, root: Plain, play: &mut Play, first: Step, prune: u128) {
+    if first.captured > 0 || (first.to == HOME && !ctx.plain_home) {
+        let s = root.state(ctx);
+        ctx.prune = prune;
+        child(ctx, &s, play, first);
+        ctx.prune = 0;
+        return;
+    }
+    let mut left = root.left;
+    if !remove_value(&mut left, first.value) {
+        remove_pair(&mut left, first.value);
+    }
+    let code = root
+        .code
+        .wrapping_sub(PIECE_CODES[first.from as usize])
+        .wrapping_add(PIECE_CODES[first.to as usize]);
+    play.push(first);
+    if left[0] == 0 {
+        // A sum-of-five entry spent both values.
+        record_plain(ctx, Plain::key(code, left), left, play);
+    } else {
+        let mut node = Plain {
+            pieces: root.pieces,
+            left,
+            code,
+        };
         node.pieces[first.piece as usize & 3] = first.to;
         place_moved_piece(&mut node.pieces, first.piece as usize & 3);
         second_steps(ctx, node, play, prune);
-        play.pop();
     }
+    play.pop();
 }
 
 /// The second level of [`two_dice`]: one value left at `node`; `prune` as in `dfs`.
