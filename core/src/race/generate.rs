@@ -153,6 +153,8 @@ struct Scratch {
     /// Per recorded play with `bonus_obligation: "per-dice-play"`: (dice part key, bonus score,
     /// blockade-limit flag).
     dice_parts: Vec<(u64, u64, u64)>,
+    /// The play being built (empty between searches; kept here to skip its initialisation).
+    play: Play,
 }
 
 thread_local! {
@@ -367,6 +369,7 @@ pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mu
             table: Vec::with_capacity(64),
             keys: Vec::with_capacity(64),
             dice_parts: Vec::new(),
+            play: Play::new(),
         });
         scratch.memo.clear();
         scratch.keys.clear();
@@ -413,7 +416,9 @@ pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mu
             root: *s,
             plain_home: sys.rules.home_bonus == 0,
         };
-        let mut play = Play::new();
+        let play = &mut scratch.play;
+        // Empty unless a search was interrupted by a panic.
+        while play.pop().is_some() {}
         // The plain search needs a root where only the mover's pieces and the values left will
         // change until a step captures or earns a bonus (see `plain_dfs`).
         let plain_root = !has_groups
@@ -426,12 +431,12 @@ pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mu
         if plain_root {
             let root = Plain::new(s.pieces[seat], s.left);
             if distinct && s.n_left() == 2 {
-                two_dice(&mut ctx, root, &mut play);
+                two_dice(&mut ctx, root, play);
             } else {
-                plain_dfs(&mut ctx, root, &mut play, true);
+                plain_dfs(&mut ctx, root, play, true);
             }
         } else {
-            dfs(&mut ctx, s, &mut play, true);
+            dfs(&mut ctx, s, play, true);
         }
         if ctx.per_dice {
             keep_best_bonuses_per_dice_part(&mut ctx);
