@@ -371,6 +371,19 @@ pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mu
             dice_parts: Vec::new(),
             play: Play::new(),
         });
+        generate_with(scratch, sys, s, orders, out);
+    });
+}
+
+/// [`generate`] with the thread's scratch space.
+fn generate_with(
+    scratch: &mut Scratch,
+    sys: &RaceSystem,
+    s: &RaceState,
+    orders: Orders,
+    out: &mut Vec<Play>,
+) {
+    {
         scratch.memo.clear();
         scratch.keys.clear();
         scratch.dice_parts.clear();
@@ -485,7 +498,7 @@ pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mu
             }
             ctx.out.truncate(keep);
         }
-    });
+    }
 }
 
 fn dfs(ctx: &mut Ctx, s: &RaceState, play: &mut Play, root: bool) -> bool {
@@ -1129,7 +1142,11 @@ fn two_dice(ctx: &mut Ctx, root: Plain, play: &mut Play) {
                     && let Some(c) = sys.landing(seat, ENTRY, true, &occ)
                 {
                     // A first step playing the lower value prunes the transposed second steps.
-                    let touched = if vi == 1 { sys.touched(seat, p, v, true) } else { 0 };
+                    let touched = if vi == 1 {
+                        sys.touched(seat, p, v, true)
+                    } else {
+                        0
+                    };
                     let st = step(seat, pi, p, ENTRY, 5, c, StepKind::Enter);
                     first_step(ctx, root, play, st, touched);
                 }
@@ -1140,7 +1157,11 @@ fn two_dice(ctx: &mut Ctx, root: Plain, play: &mut Play) {
             }
             for &route in sys.routes(p, v) {
                 if let Some((d, c)) = sys.try_move(seat, p, v, route, &occ) {
-                    let touched = if vi == 1 { sys.touched(seat, p, v, route) } else { 0 };
+                    let touched = if vi == 1 {
+                        sys.touched(seat, p, v, route)
+                    } else {
+                        0
+                    };
                     let st = step(seat, pi, p, d, v, c, StepKind::Move);
                     first_step(ctx, root, play, st, touched);
                 }
