@@ -201,7 +201,8 @@ impl RaceSystem {
     #[inline]
     fn landing(&self, seat: usize, pos: u8, entering: bool, occ: &Occ) -> Option<u8> {
         let bit = self.slot_bit(seat, pos);
-        if bit == 0 {
+        if occ.occupied & bit == 0 {
+            // A free square (or home, which has no slot).
             return Some(0);
         }
         if occ.own & bit != 0 {
@@ -252,11 +253,7 @@ impl RaceSystem {
         if d == NO_POS {
             return None;
         }
-        let blocked = occ.own_blocked | occ.others_blocked;
-        if blocked != 0
-            && self.rules.blockades
-            && blocked & self.passed(seat, p, v, home_route) != 0
-        {
+        if occ.blocked != 0 && occ.blocked & self.passed(seat, p, v, home_route) != 0 {
             return None;
         }
         let c = self.landing(seat, d, false, occ)?;
@@ -668,13 +665,7 @@ fn mover_occupancy(ctx: &Ctx, pieces: &[u8; PIECES]) -> Occ {
         twice |= here & bit;
         here |= bit;
     }
-    Occ {
-        own: here,
-        own_blocked: twice,
-        others: ctx.others.0,
-        others_blocked: ctx.others.1,
-        mover: *pieces,
-    }
+    Occ::new((here, twice), ctx.others, *pieces, ctx.sys.rules.blockades)
 }
 
 #[inline]

@@ -74,6 +74,30 @@ struct Occ {
     others_blocked: u128,
     /// The mover's pieces (to count a stack when more than two may share a square).
     mover: [u8; PIECES],
+    /// `own | others`: a landing on a free square needs no further test.
+    occupied: u128,
+    /// The squares no piece may pass: every blockade when blockades are on, else none.
+    blocked: u128,
+}
+
+impl Occ {
+    #[inline]
+    fn new(
+        own: (u128, u128),
+        others: (u128, u128),
+        mover: [u8; PIECES],
+        blockades: bool,
+    ) -> Occ {
+        Occ {
+            own: own.0,
+            own_blocked: own.1,
+            others: others.0,
+            others_blocked: others.1,
+            mover,
+            occupied: own.0 | others.0,
+            blocked: if blockades { own.1 | others.1 } else { 0 },
+        }
+    }
 }
 
 /// What the state waits for.
@@ -380,13 +404,8 @@ impl RaceSystem {
     /// Which slots the mover and the other seats occupy, and where one seat has two or more.
     #[inline]
     fn occupancy(&self, s: &RaceState, mover: usize) -> Occ {
-        let mut occ = Occ {
-            own: 0,
-            own_blocked: 0,
-            others: 0,
-            others_blocked: 0,
-            mover: s.pieces[mover & 3],
-        };
+        let mut own = (0u128, 0u128);
+        let mut others = (0u128, 0u128);
         for seat in 0..self.seats as usize {
             let (mut here, mut twice) = (0u128, 0u128);
             for &p in &s.pieces[seat] {
@@ -395,14 +414,13 @@ impl RaceSystem {
                 here |= bit;
             }
             if seat == mover {
-                occ.own = here;
-                occ.own_blocked = twice;
+                own = (here, twice);
             } else {
-                occ.others |= here;
-                occ.others_blocked |= twice;
+                others.0 |= here;
+                others.1 |= twice;
             }
         }
-        occ
+        Occ::new(own, others, s.pieces[mover & 3], self.rules.blockades)
     }
 
     fn most_own(&self) -> u16 {
