@@ -19,7 +19,7 @@ use super::{
     PIECES, Phase, RaceState, RaceSystem, count_left, place_moved_piece, remove_pair, remove_value,
 };
 use crate::board;
-use crate::play::{Play, Step, StepKind};
+use crate::play::{MAX_STEPS, Play, Step, StepKind};
 use crate::system::Orders;
 use std::cell::RefCell;
 
@@ -621,16 +621,53 @@ fn dfs(ctx: &mut Ctx, s: &RaceState, play: &mut Play, root: bool) -> bool {
         if s.pending_home > 0 && hb != values[0] {
             values[1] = hb;
         }
+        // The last bonus after the dice (the usual case): a bonus step that neither captures nor
+        // earns a home bonus ends the play, and its position differs from `s` only in the
+        // mover's pieces, so it is recorded here with a key derived from `s`.
+        let last_bonus = n == 0
+            && !ctx.memoise
+            && !ctx.has_groups
+            && !ctx.per_dice
+            && !sys.rules.pass_allowed
+            && s.ages[seat] == [0; PIECES]
+            && s.pending_capture as u16 + s.pending_home as u16 == 1;
         for &v in &values {
             if v == 0 {
                 continue;
             }
+            let leaf = if last_bonus {
+                let mut after = *s;
+                after.pending_capture = 0;
+                after.pending_home = 0;
+                after.bonuses_played += 1;
+                after.bonus_pips += v as u16;
+                after.pieces[seat] = [0; PIECES];
+                let score = leaf_score(ctx, &after);
+                Some((score, hash_state(&after), pieces_code(&pieces)))
+            } else {
+                None
+            };
+            let earns_home = sys.rules.home_bonus > 0 && sys.rules.bonuses_chain;
             for (pi, &p) in pieces.iter().enumerate() {
                 if p == NEST || p == HOME || (ctx.distinct && same(pi)) {
                     continue;
                 }
                 for &route in sys.routes(p, v) {
                     if let Some((d, c)) = sys.try_move(seat, p, v, route, &occ) {
+                        if let Some((score, rest, code)) = leaf
+                            && c == 0
+                            && !(d == HOME && earns_home)
+                            && play.len() < MAX_STEPS
+                        {
+                            let code = code
+                                .wrapping_sub(PIECE_CODES[p as usize])
+                                .wrapping_add(PIECE_CODES[d as usize]);
+                            play.push(step(seat, pi, p, d, v, 0, StepKind::Bonus));
+                            record_scored(ctx, score, combine_key(rest, code), play);
+                            play.pop();
+                            any = true;
+                            continue;
+                        }
                         if ctx.per_dice && s.bonuses_played == 0 {
                             // The first bonus: `s` is the position the dice part led to.
                             ctx.dice_key = hash_state(s);
@@ -704,7 +741,11 @@ fn child(ctx: &mut Ctx, s: &RaceState, play: &mut Play, st: Step) -> bool {
     } else {
         ctx.sys.apply(&mut t, &st);
     }
-    let mut hash = if ctx.memoise { generic_key(&t) } else { 0 };
+    let mut hash = if ctx.memoise {
+        generic_key(&t, ctx.seat)
+    } else {
+        0
+    };
     if ctx.per_dice && ctx.memoise && t.bonuses_played > 0 {
         // One position reached by bonuses after two different dice parts is searched for each:
         // the bonuses are maximised per dice part.
@@ -782,7 +823,9 @@ fn record(ctx: &mut Ctx, s: &RaceState, play: &Play) -> bool {
     }
     if score == ctx.best {
         ctx.out.push(*play);
-        if ctx.dedup {
+        if ctx.dedup && !ctx.has_groups && !ctx.per_dice {
+            ctx.keys.push(generic_key(s, ctx.seat));
+        } else if ctx.dedup {
             let mut r = *s;
             if ctx.has_groups {
                 // States differing only in P-D group marks are one position.
@@ -796,7 +839,7 @@ fn record(ctx: &mut Ctx, s: &RaceState, play: &Play) -> bool {
                 (r.pending_capture, r.pending_home) = (0, 0);
                 (r.bonuses_played, r.bonus_pips) = (0, 0);
             }
-            ctx.keys.push(generic_key(&r));
+            ctx.keys.push(generic_key(&r, ctx.seat));
         }
         if ctx.per_dice {
             let key = if s.bonuses_played == 0 {
@@ -809,6 +852,32 @@ fn record(ctx: &mut Ctx, s: &RaceState, play: &Play) -> bool {
         }
     }
     true
+}
+
+/// The score `record` gives a complete play ending in `s` (no pass, no per-dice-part bonuses,
+/// the mover's blockades all of age zero).
+#[inline]
+fn leaf_score(ctx: &Ctx, s: &RaceState) -> u64 {
+    let values = (ctx.start_values as usize - s.n_left()) as u64;
+    let pips = (ctx.start_pips - s.left.iter().sum::<u8>()) as u64;
+    values << 40 | pips << 32 | (s.bonuses_played as u64) << 24 | (s.bonus_pips as u64) << 8 | 1
+}
+
+/// Records a complete play with a known score and position key (P-C: only the best score).
+#[inline]
+fn record_scored(ctx: &mut Ctx, score: u64, key: u64, play: &Play) {
+    if score > ctx.best || ctx.out.len() == ctx.base {
+        ctx.best = score;
+        ctx.out.truncate(ctx.base);
+        ctx.keys.clear();
+        ctx.dice_parts.clear();
+    }
+    if score == ctx.best {
+        ctx.out.push(*play);
+        if ctx.dedup {
+            ctx.keys.push(key);
+        }
+    }
 }
 
 /// `bonus_obligation: "per-dice-play"`: among the plays kept for the dice (most values, most
@@ -871,10 +940,29 @@ fn expired_blockade_stands(sys: &RaceSystem, s: &RaceState, seat: usize) -> bool
 /// this bit clear, so the two kinds never compare equal.
 const PLAIN_TAG: u64 = 1 << 63;
 
-/// The dedup and memo key of a state of the general search.
+/// The dedup and memo key of a state of the general search: a hash of everything but the
+/// mover's pieces, combined with the sum of their codes (so that a leaf that differs from its
+/// parent only in the mover's pieces gets its key from the parent's in two operations).
 #[inline]
-fn generic_key(s: &RaceState) -> u64 {
-    hash_state(s) & !PLAIN_TAG
+fn generic_key(s: &RaceState, seat: usize) -> u64 {
+    let mut rest = *s;
+    rest.pieces[seat] = [0; PIECES];
+    combine_key(hash_state(&rest), pieces_code(&s.pieces[seat]))
+}
+
+/// The sum of the codes of a set of pieces (see [`PIECE_CODES`]).
+#[inline]
+fn pieces_code(pieces: &[u8; PIECES]) -> u64 {
+    pieces
+        .iter()
+        .fold(0u64, |c, &p| c.wrapping_add(PIECE_CODES[p as usize]))
+}
+
+/// A general-search key from the hash of the rest of the state and the mover's pieces' code.
+#[inline]
+fn combine_key(rest: u64, code: u64) -> u64 {
+    let h = mix(rest, code);
+    (h ^ (h >> 29)) & !PLAIN_TAG
 }
 
 /// A random 64-bit code per position: the key of a set of pieces is the (wrapping) sum of its
@@ -917,9 +1005,7 @@ struct Plain {
 
 impl Plain {
     fn new(pieces: [u8; PIECES], left: [u8; 4]) -> Plain {
-        let code = pieces
-            .iter()
-            .fold(0u64, |c, &p| c.wrapping_add(PIECE_CODES[p as usize]));
+        let code = pieces_code(&pieces);
         Plain { pieces, left, code }
     }
 
@@ -1097,19 +1183,7 @@ fn plain_child(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step) -> bool {
 fn record_plain(ctx: &mut Ctx, key: u64, left: [u8; 4], play: &Play) -> bool {
     let values = (ctx.start_values as usize - count_left(&left)) as u64;
     let pips = (ctx.start_pips - left.iter().sum::<u8>()) as u64;
-    let score = values << 40 | pips << 32 | 1;
-    if score > ctx.best || ctx.out.len() == ctx.base {
-        ctx.best = score;
-        ctx.out.truncate(ctx.base);
-        ctx.keys.clear();
-        ctx.dice_parts.clear();
-    }
-    if score == ctx.best {
-        ctx.out.push(*play);
-        if ctx.dedup {
-            ctx.keys.push(key);
-        }
-    }
+    record_scored(ctx, values << 40 | pips << 32 | 1, key, play);
     true
 }
 
