@@ -625,7 +625,6 @@ fn dfs(ctx: &mut Ctx, s: &RaceState, play: &mut Play, root: bool) -> bool {
         // earns a home bonus ends the play, and its position differs from `s` only in the
         // mover's pieces, so it is recorded here with a key derived from `s`.
         let last_bonus = n == 0
-            && !ctx.memoise
             && !ctx.has_groups
             && !ctx.per_dice
             && !sys.rules.pass_allowed
@@ -662,8 +661,17 @@ fn dfs(ctx: &mut Ctx, s: &RaceState, play: &mut Play, root: bool) -> bool {
                             let code = code
                                 .wrapping_sub(PIECE_CODES[p as usize])
                                 .wrapping_add(PIECE_CODES[d as usize]);
+                            let key = combine_key(rest, code);
+                            if ctx.memoise {
+                                // The same memo entry `child` would use for this position.
+                                if let Some(known) = ctx.memo.get(key) {
+                                    any |= known;
+                                    continue;
+                                }
+                                ctx.memo.insert(key, true);
+                            }
                             play.push(step(seat, pi, p, d, v, 0, StepKind::Bonus));
-                            record_scored(ctx, score, combine_key(rest, code), play);
+                            record_scored(ctx, score, key, play);
                             play.pop();
                             any = true;
                             continue;
