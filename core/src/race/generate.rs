@@ -155,6 +155,58 @@ struct Scratch {
     dice_parts: Vec<(u64, u64, u64)>,
     /// The play being built (empty between searches; kept here to skip its initialisation).
     play: Play,
+    /// Each seat's occupancy masks from the last generation (see [`SeatMasks`]).
+    seat_masks: [SeatMasks; 4],
+}
+
+/// One seat's occupancy masks, kept between generations: from one roll to the next usually
+/// only the last mover's pieces (and any it captured) changed. The masks depend only on the
+/// seat's side of the board and its pieces, which key them.
+#[derive(Copy, Clone, Default)]
+struct SeatMasks {
+    valid: bool,
+    side: u8,
+    pieces: [u8; PIECES],
+    /// Slots the seat occupies.
+    here: u128,
+    /// Slots where it has two or more pieces.
+    twice: u128,
+}
+
+/// The other seats' occupancy (slots, slots with two or more pieces of one seat).
+fn others_occupancy(
+    sys: &RaceSystem,
+    s: &RaceState,
+    mover: usize,
+    cache: &mut [SeatMasks; 4],
+) -> (u128, u128) {
+    let mut others = (0u128, 0u128);
+    for seat in 0..sys.seats as usize {
+        if seat == mover {
+            continue;
+        }
+        let side = sys.side[seat];
+        let pieces = s.pieces[seat];
+        let c = &mut cache[seat];
+        if !(c.valid && c.side == side && c.pieces == pieces) {
+            let (mut here, mut twice) = (0u128, 0u128);
+            for &p in &pieces {
+                let bit = sys.slot_bit(seat, p);
+                twice |= here & bit;
+                here |= bit;
+            }
+            *c = SeatMasks {
+                valid: true,
+                side,
+                pieces,
+                here,
+                twice,
+            };
+        }
+        others.0 |= c.here;
+        others.1 |= c.twice;
+    }
+    others
 }
 
 thread_local! {
@@ -367,6 +419,7 @@ pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mu
             keys: Vec::with_capacity(64),
             dice_parts: Vec::new(),
             play: Play::new(),
+            seat_masks: [SeatMasks::default(); 4],
         });
         generate_with(scratch, sys, s, orders, out);
     });
@@ -443,10 +496,7 @@ fn generate_with(
             per_dice,
             dice_key: 0,
             dice_parts: &mut scratch.dice_parts,
-            others: {
-                let occ = sys.occupancy(s, seat);
-                (occ.others, occ.others_blocked)
-            },
+            others: others_occupancy(sys, s, seat, &mut scratch.seat_masks),
             root: *s,
             plain_home: sys.rules.home_bonus == 0,
         };

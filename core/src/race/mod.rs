@@ -82,12 +82,7 @@ struct Occ {
 
 impl Occ {
     #[inline]
-    fn new(
-        own: (u128, u128),
-        others: (u128, u128),
-        mover: [u8; PIECES],
-        blockades: bool,
-    ) -> Occ {
+    fn new(own: (u128, u128), others: (u128, u128), mover: [u8; PIECES], blockades: bool) -> Occ {
         Occ {
             own: own.0,
             own_blocked: own.1,
@@ -399,28 +394,6 @@ impl RaceSystem {
             }
         }
         occ
-    }
-
-    /// Which slots the mover and the other seats occupy, and where one seat has two or more.
-    #[inline]
-    fn occupancy(&self, s: &RaceState, mover: usize) -> Occ {
-        let mut own = (0u128, 0u128);
-        let mut others = (0u128, 0u128);
-        for seat in 0..self.seats as usize {
-            let (mut here, mut twice) = (0u128, 0u128);
-            for &p in &s.pieces[seat] {
-                let bit = self.slot_bit(seat, p);
-                twice |= here & bit;
-                here |= bit;
-            }
-            if seat == mover {
-                own = (here, twice);
-            } else {
-                others.0 |= here;
-                others.1 |= twice;
-            }
-        }
-        Occ::new(own, others, s.pieces[mover & 3], self.rules.blockades)
     }
 
     fn most_own(&self) -> u16 {
