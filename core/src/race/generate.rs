@@ -404,6 +404,8 @@ struct Ctx<'a> {
     root: RaceState,
     /// Whether reaching home is a plain step (no home bonus to play).
     plain_home: bool,
+    /// Plays were listed past [`EARLY_DEDUP_MAX`] without the early lookup (see `push_best`).
+    late_dedup: bool,
 }
 
 /// Lists the legal complete plays of `s` into `out`.
@@ -499,6 +501,7 @@ fn generate_with(
             others: others_occupancy(sys, s, seat, &mut scratch.seat_masks),
             root: *s,
             plain_home: sys.rules.home_bonus == 0,
+            late_dedup: false,
         };
         let play = &mut scratch.play;
         // Empty unless a search was interrupted by a panic.
@@ -525,7 +528,7 @@ fn generate_with(
         if ctx.per_dice {
             keep_best_bonuses_per_dice_part(&mut ctx);
         }
-        if ctx.dedup && ctx.out.len() > ctx.base + 1 {
+        if ctx.dedup && (ctx.per_dice || ctx.late_dedup) && ctx.out.len() > ctx.base + 1 {
             // Orders reaching one position (and states differing only in P-D group marks) are
             // one play.
             let base = ctx.base;
@@ -904,10 +907,11 @@ fn record(ctx: &mut Ctx, s: &RaceState, play: &Play) -> bool {
         ctx.dice_parts.clear();
     }
     if score == ctx.best {
-        ctx.out.push(*play);
-        if ctx.dedup && !ctx.has_groups && !ctx.per_dice {
-            ctx.keys.push(generic_key(s, ctx.seat));
-        } else if ctx.dedup {
+        let key = if !ctx.dedup {
+            0
+        } else if !ctx.has_groups && !ctx.per_dice {
+            generic_key(s, ctx.seat)
+        } else {
             let mut r = *s;
             if ctx.has_groups {
                 // States differing only in P-D group marks are one position.
@@ -921,8 +925,9 @@ fn record(ctx: &mut Ctx, s: &RaceState, play: &Play) -> bool {
                 (r.pending_capture, r.pending_home) = (0, 0);
                 (r.bonuses_played, r.bonus_pips) = (0, 0);
             }
-            ctx.keys.push(generic_key(&r, ctx.seat));
-        }
+            generic_key(&r, ctx.seat)
+        };
+        push_best(ctx, key, play);
         if ctx.per_dice {
             let key = if s.bonuses_played == 0 {
                 hash_state(s)
@@ -955,11 +960,32 @@ fn record_scored(ctx: &mut Ctx, score: u64, key: u64, play: &Play) {
         ctx.dice_parts.clear();
     }
     if score == ctx.best {
-        ctx.out.push(*play);
-        if ctx.dedup {
-            ctx.keys.push(key);
-        }
+        push_best(ctx, key, play);
     }
+}
+
+/// Up to this many listed plays, a new play's position is looked up among them as it is
+/// recorded; past it, the rest is deduplicated at the end.
+const EARLY_DEDUP_MAX: usize = 24;
+
+/// Lists a play of the best score so far (`key`: its position's key when deduplicating). Without
+/// per-dice-part bonuses a position already listed is skipped here, which keeps the first play
+/// reaching it, as the final pass would, without copying the play first.
+#[inline]
+fn push_best(ctx: &mut Ctx, key: u64, play: &Play) {
+    if ctx.dedup {
+        if !ctx.per_dice {
+            if ctx.keys.len() <= EARLY_DEDUP_MAX {
+                if ctx.keys.contains(&key) {
+                    return;
+                }
+            } else {
+                ctx.late_dedup = true;
+            }
+        }
+        ctx.keys.push(key);
+    }
+    ctx.out.push(*play);
 }
 
 /// `bonus_obligation: "per-dice-play"`: among the plays kept for the dice (most values, most
