@@ -452,6 +452,7 @@ fn nothing_to_play(sys: &RaceSystem, s: &RaceState) -> bool {
 }
 
 /// [`generate`] with the thread's scratch space.
+#[inline(never)]
 fn generate_with(
     scratch: &mut Scratch,
     sys: &RaceSystem,
