@@ -1451,7 +1451,7 @@ fn second_steps(ctx: &mut Ctx, node: Plain, play: &mut Play, prune: u128) {
 
 /// One second step of [`two_dice`]: skipped by the pruning, recorded, or handed to the general
 /// search; whether it continues the play (as `plain_child` answers).
-#[inline]
+#[inline(always)]
 fn second_step(
     ctx: &mut Ctx,
     node: Plain,
