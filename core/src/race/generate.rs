@@ -1235,7 +1235,7 @@ fn plain_dfs(ctx: &mut Ctx, node: Plain, play: &mut Play, root: bool) -> bool {
 }
 
 /// `child` for a step from a plain node.
-#[inline]
+#[inline(always)]
 fn plain_child(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step) -> bool {
     if st.captured > 0 || (st.to == HOME && !ctx.plain_home) {
         // The step changes more than the mover's pieces: the general search takes over.
