@@ -230,16 +230,16 @@ impl FamilyState {
     }
     /// Canonical key: per colour the sorted (position, played) codes.
     fn key(&self) -> u128 {
+        // Each colour's four sorted codes make 32 bits (first code highest), colour 0 highest.
         let mut k = 0u128;
-        for c in 0..4u8 {
+        for c in 0..4usize {
+            let played = (self.played >> (c * 4)) as u8;
             let mut codes = [0u8; PIECES];
             for (i, code) in codes.iter_mut().enumerate() {
-                *code = self.pos[c as usize][i] << 1 | self.is_played(c, i) as u8;
+                *code = self.pos[c][i] << 1 | (played >> i) & 1;
             }
             sort4(&mut codes);
-            for code in codes {
-                k = k << 8 | code as u128;
-            }
+            k |= (u32::from_be_bytes(codes) as u128) << (96 - 32 * c);
         }
         k
     }
