@@ -893,3 +893,23 @@ fn generator_equivalence_guard() {
     }
     assert_eq!(then.lines().count(), now.lines().count());
 }
+
+/// Plays are listed once per resulting position, the position as the end of the play leaves it
+/// (P-D group marks cleared, blockade ages renewed): here the capture bonus of 20 may move
+/// either of two pieces on square 1 (a new one, and an old blockade member with age 1); both
+/// leave one piece there with age 0 after the play, so they are one play.
+#[test]
+fn plays_are_distinct_after_blockade_ages_renew() {
+    let r = rules(json!({"bonus_order": "any", "blockade_turn_limit": 2}));
+    let text = "0:0,0,3,19 1:0,0,0,19 2:0,1,1,3 3:0,0,3,7 turn:2 doubles:1 roll:1-5 left:5,1 \
+                group:0,1,1,0 age2:0,1,1,0";
+    let g = Game::from_position(&r, text, 0).unwrap();
+    let plays = g.legal_plays();
+    let mut seen = std::collections::BTreeSet::new();
+    for p in &plays {
+        let mut h = g.clone();
+        h.play(p).unwrap();
+        assert!(seen.insert(h.position()), "two plays give {}", h.position());
+    }
+    assert_eq!(plays.len(), 12);
+}

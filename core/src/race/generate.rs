@@ -500,7 +500,10 @@ fn generate_with(
             memoise,
             // Per dice part, one position may be reached after two dice parts, and two plays may
             // reach one position with different bonus counts.
-            dedup: distinct && (has_groups || !memoise || per_dice),
+            // With a blockade turn limit two states that differ only in blockade ages can be
+            // one position once `end_play` has renewed the ages, which the memo cannot see.
+            dedup: distinct
+                && (has_groups || !memoise || per_dice || sys.rules.blockade_turn_limit > 0),
             base: out.len(),
             out,
             best: 0,
@@ -719,6 +722,7 @@ fn dfs(ctx: &mut Ctx, s: &RaceState, play: &mut Play, root: bool) -> bool {
         // mover's pieces, so it is recorded here with a key derived from `s`.
         let last_bonus = n == 0
             && !ctx.has_groups
+            && sys.rules.blockade_turn_limit == 0
             && !ctx.per_dice
             && !sys.rules.pass_allowed
             && s.ages[seat] == [0; PIECES]
@@ -925,12 +929,16 @@ fn record(ctx: &mut Ctx, s: &RaceState, play: &Play) -> bool {
     if score == ctx.best {
         let key = if !ctx.dedup {
             0
-        } else if !ctx.has_groups && !ctx.per_dice {
+        } else if !ctx.has_groups && !ctx.per_dice && ctx.sys.rules.blockade_turn_limit == 0 {
             generic_key(s, ctx.seat)
         } else {
+            // The position as `end_play` leaves it: plays that differ only in P-D group marks or
+            // in blockade ages that the end of the play renews reach one position.
             let mut r = *s;
-            if ctx.has_groups {
-                // States differing only in P-D group marks are one position.
+            if ctx.sys.rules.blockade_turn_limit > 0 {
+                ctx.sys.update_ages(&mut r, ctx.seat);
+            }
+            if ctx.has_groups || ctx.sys.rules.blockade_turn_limit > 0 {
                 r.groups = [0; PIECES];
                 for k in 0..4 {
                     r.sort_seat(k, false);
