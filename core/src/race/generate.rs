@@ -267,7 +267,7 @@ impl RaceSystem {
     /// Whether a piece may finish a step on `pos` (P-E, O-D, O-E); the pieces it captures.
     #[inline]
     fn landing(&self, seat: usize, pos: u8, entering: bool, occ: &Occ) -> Option<u8> {
-        let bit = self.slot_bit(seat, pos);
+        let bit = occ.bits[pos as usize];
         if occ.occupied & bit == 0 {
             // A free square (or home, which has no slot).
             return Some(0);
@@ -793,21 +793,27 @@ fn dfs(ctx: &mut Ctx, s: &RaceState, play: &mut Play, root: bool) -> bool {
 /// The occupancy of `s`: the mover's own recomputed, the others' kept in the context (updated
 /// by `child` after a capturing step).
 #[inline]
-fn occupancy(ctx: &Ctx, s: &RaceState) -> Occ {
+fn occupancy<'a>(ctx: &Ctx<'a>, s: &RaceState) -> Occ<'a> {
     mover_occupancy(ctx, &s.pieces[ctx.seat])
 }
 
 /// The occupancy with the mover's pieces at `pieces`, the others' from the context.
 #[inline]
-fn mover_occupancy(ctx: &Ctx, pieces: &[u8; PIECES]) -> Occ {
-    let seat = ctx.seat;
+fn mover_occupancy<'a>(ctx: &Ctx<'a>, pieces: &[u8; PIECES]) -> Occ<'a> {
+    let bits = ctx.sys.slot_bits(ctx.seat);
     let (mut here, mut twice) = (0u128, 0u128);
     for &p in pieces {
-        let bit = ctx.sys.slot_bit(seat, p);
+        let bit = bits[p as usize];
         twice |= here & bit;
         here |= bit;
     }
-    Occ::new((here, twice), ctx.others, *pieces, ctx.sys.rules.blockades)
+    Occ::new(
+        bits,
+        (here, twice),
+        ctx.others,
+        *pieces,
+        ctx.sys.rules.blockades,
+    )
 }
 
 #[inline]

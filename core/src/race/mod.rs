@@ -67,7 +67,9 @@ const NO_SLOT: u8 = u8::MAX;
 
 /// Occupancy of a position, one bit per slot: the slots each seat occupies and those where it
 /// has two or more pieces (a blockade when blockades are on).
-struct Occ {
+struct Occ<'a> {
+    /// The mover's row of [`RaceSystem::slot_bit`] (the search's most frequent lookup).
+    bits: &'a [u128; 256],
     own: u128,
     own_blocked: u128,
     others: u128,
@@ -80,10 +82,17 @@ struct Occ {
     blocked: u128,
 }
 
-impl Occ {
+impl<'a> Occ<'a> {
     #[inline]
-    fn new(own: (u128, u128), others: (u128, u128), mover: [u8; PIECES], blockades: bool) -> Occ {
+    fn new(
+        bits: &'a [u128; 256],
+        own: (u128, u128),
+        others: (u128, u128),
+        mover: [u8; PIECES],
+        blockades: bool,
+    ) -> Occ<'a> {
         Occ {
+            bits,
             own: own.0,
             own_blocked: own.1,
             others: others.0,
@@ -374,6 +383,12 @@ impl RaceSystem {
     #[inline]
     fn slot_of(&self, seat: usize, pos: u8) -> u8 {
         self.slot[seat & 3][pos as usize]
+    }
+
+    /// A seat's row of `slot_bit`.
+    #[inline]
+    fn slot_bits(&self, seat: usize) -> &[u128; 256] {
+        &self.slot_bit[seat & 3]
     }
 
     /// `1 << slot_of(seat, pos)`, or 0 where the position has no slot.
