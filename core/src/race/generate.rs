@@ -425,7 +425,7 @@ struct Ctx<'a> {
 
 /// Lists the legal complete plays of `s` into `out`.
 pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mut Vec<Play>) {
-    if s.phase != Phase::Decision || nothing_to_play(sys, s) {
+    if s.phase != Phase::Decision {
         return;
     }
     SCRATCH.with(|cell| {
@@ -440,30 +440,6 @@ pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mu
         });
         generate_with(scratch, sys, s, orders, out);
     });
-}
-
-/// Whether no step at all is possible: none of the mover's pieces is on the board and the roll
-/// cannot enter one (and no pass is to be listed). Common early in a game; answered without the
-/// search's setup.
-fn nothing_to_play(sys: &RaceSystem, s: &RaceState) -> bool {
-    if sys.rules.pass_allowed || s.pending_capture > 0 || s.pending_home > 0 {
-        return false;
-    }
-    let pieces = s.pieces[s.turn as usize & 3];
-    if pieces.iter().any(|&p| p != NEST && p != HOME) {
-        return false;
-    }
-    let left = s.values_left();
-    if pieces.contains(&NEST) {
-        if left.contains(&5) {
-            return false;
-        }
-        let pair = (0..left.len()).any(|i| (i + 1..left.len()).any(|j| left[i] + left[j] == 5));
-        if sys.rules.enter_with_sum && pair {
-            return false;
-        }
-    }
-    true
 }
 
 /// [`generate`] with the thread's scratch space.
