@@ -570,6 +570,39 @@ fn generate_with(
     }
 }
 
+/// One die step under the transposition pruning of `dfs` (see there): skipped when `prune`
+/// shows the transposed order was listed (a skipped step counts as a continuation that
+/// completes), else searched by `descend`, with `ctx.prune` set for the node below when it plays
+/// the lower of two values at a pruning root. Whether it continues the play.
+#[inline(always)]
+fn pruned_step(
+    ctx: &mut Ctx,
+    vi: usize,
+    st: Step,
+    route: bool,
+    prune: u128,
+    prune_root: bool,
+    descend: impl FnOnce(&mut Ctx, Step) -> bool,
+) -> bool {
+    if vi == SUM_ENTRY {
+        return descend(ctx, st);
+    }
+    let touched = if prune != 0 || (prune_root && vi == 1) {
+        ctx.sys.touched(ctx.seat, st.from, st.value, route)
+    } else {
+        0
+    };
+    if prune != 0 && prune & touched == 0 {
+        return true;
+    }
+    if prune_root && vi == 1 {
+        ctx.prune = touched;
+    }
+    let continues = descend(ctx, st);
+    ctx.prune = 0;
+    continues
+}
+
 /// The value index [`for_each_die_step`] gives a sum-of-five entry (it spends two values).
 const SUM_ENTRY: usize = usize::MAX;
 
@@ -689,24 +722,9 @@ fn dfs(ctx: &mut Ctx, s: &RaceState, play: &mut Play, root: bool) -> bool {
         #[inline(always)]
         |ctx, vi, st, route| {
             die_steps = true;
-            if vi == SUM_ENTRY {
-                any |= child(ctx, s, play, st);
-                return;
-            }
-            let touched = if prune != 0 || (prune_root && vi == 1) {
-                sys.touched(seat, st.from, st.value, route)
-            } else {
-                0
-            };
-            if prune != 0 && prune & touched == 0 {
-                any = true;
-                return;
-            }
-            if prune_root && vi == 1 {
-                ctx.prune = touched;
-            }
-            any |= child(ctx, s, play, st);
-            ctx.prune = 0;
+            any |= pruned_step(ctx, vi, st, route, prune, prune_root, |ctx, st| {
+                child(ctx, s, play, st)
+            });
         },
     );
     // PAR-6: bonuses once no die can (usefully) be played; or at any time with `BonusOrder::Any`.
@@ -1171,8 +1189,6 @@ impl Plain {
 /// `dfs` for a plain node (see [`Plain`]); the root's mover has no P-D groups and no blockade
 /// ages, nothing is pending, and passing is not allowed.
 fn plain_dfs(ctx: &mut Ctx, node: Plain, play: &mut Play, root: bool) -> bool {
-    let sys = ctx.sys;
-    let seat = ctx.seat;
     let pieces = node.pieces;
     let n = count_left(&node.left);
     if n == 0 {
@@ -1193,24 +1209,9 @@ fn plain_dfs(ctx: &mut Ctx, node: Plain, play: &mut Play, root: bool) -> bool {
         |i| distinct && same(i),
         #[inline(always)]
         |ctx, vi, st, route| {
-            if vi == SUM_ENTRY {
-                any |= plain_child(ctx, node, play, st);
-                return;
-            }
-            let touched = if prune != 0 || (prune_root && vi == 1) {
-                sys.touched(seat, st.from, st.value, route)
-            } else {
-                0
-            };
-            if prune != 0 && prune & touched == 0 {
-                any = true;
-                return;
-            }
-            if prune_root && vi == 1 {
-                ctx.prune = touched;
-            }
-            any |= plain_child(ctx, node, play, st);
-            ctx.prune = 0;
+            any |= pruned_step(ctx, vi, st, route, prune, prune_root, |ctx, st| {
+                plain_child(ctx, node, play, st)
+            });
         },
     );
     // No bonus is pending at a plain node.
