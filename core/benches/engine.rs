@@ -50,7 +50,7 @@ fn bench_system<T: SystemRules>(c: &mut Criterion, name: &str, rules: &T) {
     let mut group = c.benchmark_group("random_game");
     group.throughput(Throughput::Elements(1));
     group.sample_size(20);
-    let mut buf = Vec::with_capacity(256);
+    let mut buf = pachisi::sim::SimBuffers::new();
     let mut i = 0u64;
     group.bench_function(BenchmarkId::from_parameter(name), |b| {
         b.iter(|| {
@@ -65,6 +65,7 @@ fn bench_system<T: SystemRules>(c: &mut Criterion, name: &str, rules: &T) {
         return;
     }
     let mut group = c.benchmark_group("generate");
+    let mut buf = Vec::with_capacity(256);
     group.throughput(Throughput::Elements(positions.len() as u64));
     group.bench_function(BenchmarkId::from_parameter(name), |b| {
         b.iter(|| {

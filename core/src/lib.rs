@@ -35,7 +35,7 @@ pub mod system;
 pub use dice::{ChanceOutcome, Roll};
 pub use error::{Error, Result};
 pub use game::{Event, Game, GameOf};
-pub use play::{MAX_STEPS, NO_PIECE, Play, Step, StepKind};
+pub use play::{MAX_STEPS, NO_PIECE, Play, PlayList, Step, StepKind};
 pub use rules::{Rules, RulesConfig, variants};
 pub use system::{BoardKind, Node, Orders, Outcome, PieceView, Place, RuleSystem, SystemRules};
 

@@ -185,6 +185,119 @@ impl Play {
     }
 }
 
+/// Plays stored back to back: each play's steps, then the next play's.
+///
+/// What a generator fills when most listed plays are never read whole: a random policy reads one
+/// of them, and copying a whole [`Play`] (room for [`MAX_STEPS`] steps) per listed play costs more
+/// than the two or three steps it usually holds.
+///
+/// ```
+/// use pachisi::{PlayList, Step};
+/// let mut list = PlayList::new();
+/// list.push(&[Step { value: 3, ..Step::default() }, Step { value: 5, ..Step::default() }]);
+/// list.push(&[]);
+/// assert_eq!(list.len(), 2);
+/// assert_eq!(list.get(0)[1].value, 5);
+/// assert!(list.get(1).is_empty());
+/// assert_eq!(list.to_play(0).len(), 2);
+/// list.retain(|i| i == 1);
+/// assert_eq!(list.iter().collect::<Vec<_>>(), [&[] as &[Step]]);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlayList {
+    steps: Vec<Step>,
+    /// Where each play ends in `steps`.
+    ends: Vec<u32>,
+}
+
+impl PlayList {
+    /// An empty list.
+    pub const fn new() -> PlayList {
+        PlayList {
+            steps: Vec::new(),
+            ends: Vec::new(),
+        }
+    }
+
+    /// Number of plays.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Whether the list holds no play.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Removes every play (keeping the memory).
+    #[inline]
+    pub fn clear(&mut self) {
+        self.steps.clear();
+        self.ends.clear();
+    }
+
+    /// Appends a play given by its steps.
+    #[inline]
+    pub fn push(&mut self, steps: &[Step]) {
+        self.steps.extend_from_slice(steps);
+        self.ends.push(self.steps.len() as u32);
+    }
+
+    /// The steps of play `i`.
+    ///
+    /// # Panics
+    /// When `i >= self.len()`.
+    #[inline]
+    pub fn get(&self, i: usize) -> &[Step] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.steps[start..self.ends[i] as usize]
+    }
+
+    /// Play `i` as a [`Play`].
+    ///
+    /// # Panics
+    /// When `i >= self.len()`.
+    pub fn to_play(&self, i: usize) -> Play {
+        Play::from_steps(self.get(i))
+    }
+
+    /// The plays' steps, in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &[Step]> + '_ {
+        (0..self.len()).map(|i| self.get(i))
+    }
+
+    /// Keeps the first `n` plays.
+    #[inline]
+    pub fn truncate(&mut self, n: usize) {
+        if n < self.ends.len() {
+            let end = if n == 0 { 0 } else { self.ends[n - 1] as usize };
+            self.steps.truncate(end);
+            self.ends.truncate(n);
+        }
+    }
+
+    /// Keeps the plays for whose index `keep` answers true (asked once per play, in order).
+    pub fn retain(&mut self, mut keep: impl FnMut(usize) -> bool) {
+        let (mut written, mut kept, mut start) = (0usize, 0usize, 0usize);
+        for i in 0..self.ends.len() {
+            let end = self.ends[i] as usize;
+            if keep(i) {
+                if written != start {
+                    self.steps.copy_within(start..end, written);
+                }
+                written += end - start;
+                self.ends[kept] = written as u32;
+                kept += 1;
+            }
+            start = end;
+        }
+        self.ends.truncate(kept);
+        self.steps.truncate(written);
+    }
+}
+
 impl Default for Play {
     fn default() -> Self {
         Play::new()
@@ -277,4 +390,54 @@ pub fn dedup_by_result<S: Eq + std::hash::Hash + Copy>(
     }
     plays.truncate(keep);
     results.truncate(keep);
+}
+
+#[cfg(test)]
+mod play_list_tests {
+    use super::*;
+
+    fn play(len: usize, tag: u8) -> Vec<Step> {
+        (0..len)
+            .map(|k| Step {
+                value: tag,
+                to: k as u8,
+                ..Step::default()
+            })
+            .collect()
+    }
+
+    /// Every subset kept by `retain`, and every `truncate`, against a list of vectors.
+    #[test]
+    fn retain_and_truncate_match_a_model() {
+        let model: Vec<Vec<Step>> = [2, 0, 3, 1, 2]
+            .iter()
+            .enumerate()
+            .map(|(i, &len)| play(len, i as u8))
+            .collect();
+        for mask in 0u32..32 {
+            let mut list = PlayList::new();
+            for p in &model {
+                list.push(p);
+            }
+            let mut asked = Vec::new();
+            list.retain(|i| {
+                asked.push(i);
+                mask & (1 << i) != 0
+            });
+            assert_eq!(asked, [0, 1, 2, 3, 4]);
+            let want: Vec<&[Step]> = (0..5)
+                .filter(|i| mask & (1 << i) != 0)
+                .map(|i| model[i].as_slice())
+                .collect();
+            assert_eq!(list.iter().collect::<Vec<_>>(), want);
+            for n in (0..=want.len() + 1).rev() {
+                let mut cut = list.clone();
+                cut.truncate(n);
+                assert_eq!(cut.len(), n.min(want.len()));
+                assert_eq!(cut.iter().collect::<Vec<_>>(), want[..n.min(want.len())]);
+                cut.push(&model[0]);
+                assert_eq!(cut.get(cut.len() - 1), model[0].as_slice());
+            }
+        }
+    }
 }

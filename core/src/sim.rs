@@ -2,7 +2,7 @@
 
 use crate::Result;
 use crate::dice::{GameRng, rng_from_seed};
-use crate::play::Play;
+use crate::play::{Play, PlayList};
 use crate::rules::{Rules, RulesConfig};
 use crate::system::{Node, Orders, RuleSystem, SystemRules};
 use rand::Rng;
@@ -56,14 +56,58 @@ pub fn game_seed(seed: u64, index: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The buffers [`random_game`] reuses from one game to the next, so the loop does not allocate.
+///
+/// ```
+/// use pachisi::{SystemRules, race::RaceRules, sim::{SimBuffers, random_game}};
+/// let system = RaceRules::online().build().unwrap();
+/// let mut buf = SimBuffers::new();
+/// let games: Vec<_> = (0..3).map(|seed| random_game(&system, seed, &mut buf)).collect();
+/// assert!(games.iter().all(|g| g.rolls > 0));
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct SimBuffers {
+    /// The plays of a roll, for systems that list whole plays.
+    plays: Vec<Play>,
+    /// The plays of a roll back to back, for systems with [`RuleSystem::LISTS_STEPS`].
+    list: PlayList,
+}
+
+impl SimBuffers {
+    /// Empty buffers.
+    pub fn new() -> SimBuffers {
+        SimBuffers::default()
+    }
+}
+
 /// The empty play, forfeiting a roll nothing can use.
 static PASS: Play = Play::new();
+
+/// Applies the steps of a listed play; the pieces they captured.
+#[inline]
+fn play_steps<R: RuleSystem>(system: &R, s: &mut R::State, steps: &[crate::Step]) -> u32 {
+    let mut captures = 0;
+    for step in steps {
+        captures += step.captured as u32;
+        system.apply_step(s, step);
+    }
+    captures
+}
 
 /// Plays one game to the end with the uniform random policy over distinct plays.
 ///
 /// Dice and policy draw from one generator seeded with `seed`; `buf` is reused between calls so
 /// the loop does not allocate.
-pub fn random_game<R: RuleSystem>(system: &R, seed: u64, buf: &mut Vec<Play>) -> GameRecord {
+///
+/// ```
+/// use pachisi::{SystemRules, race::RaceRules, sim::{SimBuffers, random_game}};
+/// let system = RaceRules::parcheesi().build().unwrap();
+/// let mut buf = SimBuffers::new();
+/// let record = random_game(&system, 7, &mut buf);
+/// assert_eq!(record, random_game(&system, 7, &mut buf));
+/// assert!(record.winner < 4 && record.rolls > 0);
+/// ```
+pub fn random_game<R: RuleSystem>(system: &R, seed: u64, buf: &mut SimBuffers) -> GameRecord {
     let mut rng = rng_from_seed(seed);
     let mut s = system.initial_state();
     let mut rolls = 0u32;
@@ -86,19 +130,30 @@ pub fn random_game<R: RuleSystem>(system: &R, seed: u64, buf: &mut Vec<Play>) ->
                 rolls += 1;
             }
             Node::Decision => {
-                buf.clear();
-                system.generate(&s, Orders::Distinct, buf);
-                // Borrow the chosen play: a `Play` is ~200 bytes and this runs once per roll.
-                let play = if buf.is_empty() {
-                    &PASS
+                // An empty list forfeits the roll (the empty play).
+                if R::LISTS_STEPS {
+                    let list = &mut buf.list;
+                    system.generate_list(&s, Orders::Distinct, list);
+                    let steps = if list.is_empty() {
+                        &[]
+                    } else {
+                        list.get(uniform_index(&mut rng, list.len()))
+                    };
+                    captures += play_steps(system, &mut s, steps);
+                    system.end_play(&mut s, &Play::from_steps(steps));
                 } else {
-                    &buf[uniform_index(&mut rng, buf.len())]
-                };
-                for step in play.steps() {
-                    captures += step.captured as u32;
-                    system.apply_step(&mut s, step);
+                    let plays = &mut buf.plays;
+                    plays.clear();
+                    system.generate(&s, Orders::Distinct, plays);
+                    // Borrowed: a `Play` is ~200 bytes and this runs once per roll.
+                    let play = if plays.is_empty() {
+                        &PASS
+                    } else {
+                        &plays[uniform_index(&mut rng, plays.len())]
+                    };
+                    captures += play_steps(system, &mut s, play.steps());
+                    system.end_play(&mut s, play);
                 }
-                system.end_play(&mut s, play);
             }
         }
     }
@@ -128,7 +183,7 @@ fn run<T: SystemRules>(
 ) -> Result<Vec<GameRecord>> {
     let system = rules.build()?;
     let work = |range: std::ops::Range<usize>| -> Vec<GameRecord> {
-        let mut buf = Vec::with_capacity(256);
+        let mut buf = SimBuffers::new();
         range
             .map(|i| random_game(&system, game_seed(seed, i as u64), &mut buf))
             .collect()

@@ -7,7 +7,7 @@
 
 use crate::Result;
 use crate::dice::{ChanceOutcome, GameRng, Roll};
-use crate::play::{Play, Step};
+use crate::play::{Play, PlayList, Step};
 use serde::{Serialize, de::DeserializeOwned};
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -190,6 +190,31 @@ pub trait RuleSystem: Clone + Debug + Send + Sync + 'static {
     /// Appends every legal complete play at a decision node to `out` (which the caller cleared).
     /// An empty list means the roll cannot be played at all (the generic layer then forfeits it).
     fn generate(&self, s: &Self::State, orders: Orders, out: &mut Vec<Play>);
+    /// Whether [`RuleSystem::generate_list`] is the system's own rather than a copy of
+    /// [`RuleSystem::generate`]'s plays: [`crate::sim`] then lists plays with it.
+    const LISTS_STEPS: bool = false;
+
+    /// [`RuleSystem::generate`] into a [`PlayList`] (cleared first): the same plays in the same
+    /// order, stored back to back.
+    ///
+    /// The default copies the plays `generate` lists; a system whose generator can write steps
+    /// directly overrides it and sets [`RuleSystem::LISTS_STEPS`] (Parcheesi and Online Pachisi:
+    /// their generator records many plays per roll, and copying a whole [`Play`] for each cost
+    /// ~10% of a simulation).
+    fn generate_list(&self, s: &Self::State, orders: Orders, out: &mut PlayList) {
+        thread_local! {
+            static PLAYS: std::cell::RefCell<Vec<Play>> = const { std::cell::RefCell::new(Vec::new()) };
+        }
+        out.clear();
+        PLAYS.with(|cell| {
+            let mut plays = cell.borrow_mut();
+            plays.clear();
+            self.generate(s, orders, &mut plays);
+            for p in plays.iter() {
+                out.push(p.steps());
+            }
+        });
+    }
     /// Applies one step of a listed play.
     fn apply_step(&self, s: &mut Self::State, step: &Step);
     /// Ends the play (its steps already applied): extra rolls, next seat, game over.

@@ -583,7 +583,7 @@ fn places_are_absolute() {
 #[test]
 fn random_games_finish() {
     let sys = system();
-    let mut buf = Vec::new();
+    let mut buf = pachisi::sim::SimBuffers::new();
     for seed in 0..200 {
         let rec = random_game(&sys, seed, &mut buf);
         assert_ne!(rec.winners, 0, "seed {seed} did not finish: {rec:?}");
@@ -768,7 +768,7 @@ proptest::proptest! {
 
 #[test]
 fn random_games_finish_in_every_configuration() {
-    let mut buf = Vec::new();
+    let mut buf = pachisi::sim::SimBuffers::new();
     for rules in rule_sets() {
         let pachisi::RulesConfig::Family(cfg) = rules.config() else {
             panic!("not family rules");

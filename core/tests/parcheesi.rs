@@ -787,7 +787,7 @@ proptest! {
 #[ignore]
 fn speed_random_games() {
     let sys = RaceRules::parcheesi().build().unwrap();
-    let mut buf = Vec::new();
+    let mut buf = pachisi::sim::SimBuffers::new();
     let n = 2000;
     let t = std::time::Instant::now();
     let mut rolls = 0u64;
@@ -912,4 +912,72 @@ fn plays_are_distinct_after_blockade_ages_renew() {
         assert!(seen.insert(h.position()), "two plays give {}", h.position());
     }
     assert_eq!(plays.len(), 12);
+}
+
+/// `generate_list` (what the simulation reads) lists the plays of `generate`, in the same order,
+/// for both kinds of list, under option sets that make the generator drop plays after recording
+/// them (per-dice-play bonuses, a blockade turn limit, passing, many plays of doubles).
+#[test]
+fn generate_list_lists_the_plays_of_generate() {
+    use pachisi::race::{BonusObligation, BonusOrder};
+    use pachisi::{Orders, PlayList, RuleSystem};
+    let mut variants = vec![RaceRules::parcheesi(), RaceRules::online()];
+    let mut r = RaceRules::parcheesi();
+    r.bonus_obligation = BonusObligation::PerDicePlay;
+    r.blockade_turn_limit = 2;
+    variants.push(r);
+    let mut r = RaceRules::parcheesi();
+    r.bonus_order = BonusOrder::Any;
+    r.blockade_turn_limit = 1;
+    variants.push(r);
+    let mut r = RaceRules::online();
+    r.pass_allowed = true;
+    variants.push(r);
+    let mut r = RaceRules::parcheesi();
+    r.max_pieces_per_square = 3;
+    variants.push(r);
+    let mut list = PlayList::new();
+    for (vi, rules) in variants.iter().enumerate() {
+        let sys = rules.build().unwrap();
+        let mut rng = pachisi::dice::rng_from_seed(vi as u64);
+        let mut checked = 0;
+        for seed in 0..6u64 {
+            let mut s = sys.initial_state();
+            let mut game_rng = pachisi::dice::rng_from_seed(seed);
+            for _ in 0..400 {
+                match sys.node(&s) {
+                    Node::Over => break,
+                    Node::Chance => {
+                        let roll = sys.sample_roll(&s, &mut game_rng);
+                        sys.begin_roll(&mut s, roll);
+                    }
+                    Node::Decision => {
+                        for orders in [Orders::All, Orders::Distinct] {
+                            let mut plays = Vec::new();
+                            sys.generate(&s, orders, &mut plays);
+                            // Left over from the last position: cleared by `generate_list`.
+                            list.push(&[pachisi::Step::default()]);
+                            sys.generate_list(&s, orders, &mut list);
+                            let listed: Vec<_> = list.iter().collect();
+                            let whole: Vec<_> = plays.iter().map(|p| p.steps()).collect();
+                            assert_eq!(listed, whole, "variant {vi}, {orders:?}, {s:?}");
+                            checked += 1;
+                        }
+                        let mut plays = Vec::new();
+                        sys.generate(&s, Orders::Distinct, &mut plays);
+                        let play = if plays.is_empty() {
+                            pachisi::Play::new()
+                        } else {
+                            plays[pachisi::sim::uniform_index(&mut rng, plays.len())]
+                        };
+                        for step in play.steps() {
+                            sys.apply_step(&mut s, step);
+                        }
+                        sys.end_play(&mut s, &play);
+                    }
+                }
+            }
+        }
+        assert!(checked > 500, "variant {vi}: {checked} positions");
+    }
 }

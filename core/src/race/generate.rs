@@ -35,7 +35,7 @@ use super::{
     PIECES, Phase, RaceState, RaceSystem, count_left, place_moved_piece, remove_pair, remove_value,
 };
 use crate::board;
-use crate::play::{MAX_STEPS, Play, Step, StepKind};
+use crate::play::{MAX_STEPS, Play, PlayList, Step, StepKind};
 use crate::system::Orders;
 use std::cell::RefCell;
 
@@ -173,6 +173,8 @@ struct Scratch {
     play: Play,
     /// Each seat's occupancy masks from the last generation (see [`SeatMasks`]).
     seat_masks: [SeatMasks; 4],
+    /// The list [`generate`] fills before it copies the plays out as [`Play`]s.
+    list: PlayList,
 }
 
 /// One seat's occupancy masks, kept between generations: from one roll to the next usually
@@ -393,8 +395,8 @@ struct Ctx<'a> {
     memoise: bool,
     /// Deduplicate the recorded plays by resulting position at the end.
     dedup: bool,
-    out: &'a mut Vec<Play>,
-    base: usize,
+    /// The plays listed so far (the list starts empty).
+    out: &'a mut PlayList,
     best: u64,
     start_values: u8,
     start_pips: u8,
@@ -423,11 +425,31 @@ struct Ctx<'a> {
     late_dedup: bool,
 }
 
-/// Lists the legal complete plays of `s` into `out`.
+/// Lists the legal complete plays of `s` into `out` (cleared first).
+pub(super) fn generate_list(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mut PlayList) {
+    out.clear();
+    if s.phase != Phase::Decision {
+        return;
+    }
+    with_scratch(|scratch| generate_with(scratch, sys, s, orders, out));
+}
+
+/// Appends the legal complete plays of `s` to `out`.
 pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mut Vec<Play>) {
     if s.phase != Phase::Decision {
         return;
     }
+    with_scratch(|scratch| {
+        let mut list = std::mem::take(&mut scratch.list);
+        list.clear();
+        generate_with(scratch, sys, s, orders, &mut list);
+        out.extend(list.iter().map(Play::from_steps));
+        scratch.list = list;
+    });
+}
+
+/// Runs `f` with the thread's scratch space.
+fn with_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
     SCRATCH.with(|cell| {
         let mut guard = cell.borrow_mut();
         let scratch = guard.get_or_insert_with(|| Scratch {
@@ -437,9 +459,10 @@ pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mu
             dice_parts: Vec::new(),
             play: Play::new(),
             seat_masks: [SeatMasks::default(); 4],
+            list: PlayList::new(),
         });
-        generate_with(scratch, sys, s, orders, out);
-    });
+        f(scratch)
+    })
 }
 
 /// [`generate`] with the thread's scratch space.
@@ -449,7 +472,7 @@ fn generate_with(
     sys: &RaceSystem,
     s: &RaceState,
     orders: Orders,
-    out: &mut Vec<Play>,
+    out: &mut PlayList,
 ) {
     {
         scratch.memo.clear();
@@ -480,7 +503,6 @@ fn generate_with(
             // one position once `end_play` has renewed the ages, which the memo cannot see.
             dedup: distinct
                 && (has_groups || !memoise || per_dice || sys.rules.blockade_turn_limit > 0),
-            base: out.len(),
             out,
             best: 0,
             start_values: s.n_left() as u8,
@@ -523,12 +545,12 @@ fn generate_with(
         if ctx.per_dice {
             keep_best_bonuses_per_dice_part(&mut ctx);
         }
-        if ctx.dedup && (ctx.per_dice || ctx.late_dedup) && ctx.out.len() > ctx.base + 1 {
+        if ctx.dedup && (ctx.per_dice || ctx.late_dedup) && ctx.out.len() > 1 {
             // Orders reaching one position (and states differing only in P-D group marks) are
             // one play.
-            let base = ctx.base;
             let table = &mut scratch.table;
-            let found = ctx.out.len() - base;
+            let keys = &mut *ctx.keys;
+            let found = ctx.out.len();
             // Few plays (the usual case): a linear scan of the kept ones beats hashing. Many: an
             // open-addressing table of kept indices (+1; 0 = empty), at most half full.
             let small = found <= SMALL_DEDUP;
@@ -538,34 +560,31 @@ fn generate_with(
                 table.resize(size, 0);
             }
             let mask = size - 1;
-            let mut keep = base;
-            for i in base..ctx.out.len() {
-                let key = ctx.keys[i - base];
+            let mut kept = 0;
+            ctx.out.retain(|i| {
+                let key = keys[i];
                 let dup = if small {
-                    ctx.keys[..keep - base].contains(&key)
+                    keys[..kept].contains(&key)
                 } else {
                     let mut slot = (key ^ key >> 32) as usize & mask;
                     loop {
                         let e = table[slot] as usize;
                         if e == 0 {
-                            table[slot] = (keep - base + 1) as u32;
+                            table[slot] = (kept + 1) as u32;
                             break false;
                         }
-                        if ctx.keys[e - 1] == key {
+                        if keys[e - 1] == key {
                             break true;
                         }
                         slot = (slot + 1) & mask;
                     }
                 };
                 if !dup {
-                    ctx.keys[keep - base] = key;
-                    if keep != i {
-                        ctx.out[keep] = ctx.out[i];
-                    }
-                    keep += 1;
+                    keys[kept] = key;
+                    kept += 1;
                 }
-            }
-            ctx.out.truncate(keep);
+                !dup
+            });
         }
     }
 }
@@ -948,9 +967,9 @@ fn record(ctx: &mut Ctx, s: &RaceState, play: &Play) -> bool {
             | (s.bonus_pips as u64) << 8
             | limit_ok
     };
-    if score > ctx.best || ctx.out.len() == ctx.base {
+    if score > ctx.best || ctx.out.is_empty() {
         ctx.best = score;
-        ctx.out.truncate(ctx.base);
+        ctx.out.clear();
         ctx.keys.clear();
         ctx.dice_parts.clear();
     }
@@ -1005,9 +1024,9 @@ fn leaf_score(ctx: &Ctx, s: &RaceState) -> u64 {
 /// Records a complete play with a known score and position key (P-C: only the best score).
 #[inline]
 fn record_scored(ctx: &mut Ctx, score: u64, key: u64, play: &Play) {
-    if score > ctx.best || ctx.out.len() == ctx.base {
+    if score > ctx.best || ctx.out.is_empty() {
         ctx.best = score;
-        ctx.out.truncate(ctx.base);
+        ctx.out.clear();
         ctx.keys.clear();
         ctx.dice_parts.clear();
     }
@@ -1037,7 +1056,7 @@ fn push_best(ctx: &mut Ctx, key: u64, play: &Play) {
         }
         ctx.keys.push(key);
     }
-    ctx.out.push(*play);
+    ctx.out.push(play.steps());
 }
 
 /// `bonus_obligation: "per-dice-play"`: among the plays kept for the dice (most values, most
@@ -1061,19 +1080,22 @@ fn keep_best_bonuses_per_dice_part(ctx: &mut Ctx) {
         .map(|(p, _)| p.2)
         .max()
         .unwrap_or(0);
-    let mut keep = ctx.base;
-    for (i, part) in parts.iter().enumerate() {
-        if keep_bonus[i] && part.2 == best_limit {
-            ctx.out[keep] = ctx.out[ctx.base + i];
-            if ctx.dedup {
-                ctx.keys[keep - ctx.base] = ctx.keys[i];
+    let mut kept = 0;
+    let keys = &mut *ctx.keys;
+    let dedup = ctx.dedup;
+    ctx.out.retain(|i| {
+        let part = &parts[i];
+        let keep = keep_bonus[i] && part.2 == best_limit;
+        if keep {
+            if dedup {
+                keys[kept] = keys[i];
             }
-            keep += 1;
+            kept += 1;
         }
-    }
-    ctx.out.truncate(keep);
-    if ctx.dedup {
-        ctx.keys.truncate(keep - ctx.base);
+        keep
+    });
+    if dedup {
+        keys.truncate(kept);
     }
 }
 

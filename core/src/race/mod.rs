@@ -36,7 +36,7 @@ pub use rules::{BonusObligation, BonusOrder, RaceRules};
 
 use crate::board::{self, TRACK_LEN};
 use crate::dice::{ChanceOutcome, GameRng, Roll, roll_two_dice, two_dice_outcomes};
-use crate::play::{Play, Step, StepKind};
+use crate::play::{Play, PlayList, Step, StepKind};
 use crate::system::{BoardKind, Node, Orders, Outcome, PieceView, Place, RuleSystem};
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -657,6 +657,12 @@ impl RuleSystem for RaceSystem {
 
     fn generate(&self, s: &RaceState, orders: Orders, out: &mut Vec<Play>) {
         generate::generate(self, s, orders, out);
+    }
+
+    const LISTS_STEPS: bool = true;
+
+    fn generate_list(&self, s: &RaceState, orders: Orders, out: &mut PlayList) {
+        generate::generate_list(self, s, orders, out);
     }
 
     fn apply_step(&self, s: &mut RaceState, step: &Step) {
