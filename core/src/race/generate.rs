@@ -22,7 +22,9 @@
 //! - the *plain search* (`plain_dfs`, [`Plain`]): until a step captures or earns a bonus, a node
 //!   differs from the root only in the mover's pieces and the values left, so it is walked as
 //!   that small value with an incremental position key;
-//! - `two_dice`: the plain search unrolled for a roll of two values (most rolls);
+//! - `two_dice`: the plain search unrolled for a roll of two values (most rolls), also from a
+//!   root with P-D groups when the values differ: no plain step can then break P-D, and the
+//!   groups are carried to the general search (without transposition pruning, as `dfs`);
 //! - the last bonus of a play (no capture, no home) is recorded with a key derived from its
 //!   parent's, without building the child state.
 //!
@@ -377,14 +379,30 @@ impl RaceSystem {
     /// The routes a move of `v` from `p` may take (two when it passes the branch square).
     #[inline]
     fn routes(&self, p: u8, v: u8) -> &'static [bool] {
-        let crossing = (p <= BRANCH && p + v > BRANCH)
-            || (p >= LAP && p as u16 + v as u16 > LAP_BRANCH as u16);
-        if crossing && self.rules.go_round_again {
+        if self.rules.go_round_again && v > TO_BRANCH[p as usize] {
             &[true, false]
         } else {
             &[true]
         }
     }
+}
+
+/// Squares from a position to the branch square ahead of it (where the home route and going
+/// round part: a move of more crosses it), or 255 where none lies ahead.
+static TO_BRANCH: [u8; 256] = to_branch();
+
+const fn to_branch() -> [u8; 256] {
+    let mut t = [u8::MAX; 256];
+    let mut p = 0;
+    while p < 256 {
+        if p <= BRANCH as usize {
+            t[p] = BRANCH - p as u8;
+        } else if p >= LAP as usize && p <= LAP_BRANCH as usize {
+            t[p] = LAP_BRANCH - p as u8;
+        }
+        p += 1;
+    }
+    t
 }
 
 struct Ctx<'a> {
@@ -525,7 +543,11 @@ fn generate_with(
         while play.pop().is_some() {}
         // The plain search needs a root where only the mover's pieces and the values left will
         // change until a step captures or earns a bonus (see `plain_dfs`).
-        let plain_root = !has_groups
+        // P-D groups only for two different values: no plain step can then break P-D (two
+        // pieces leaving one square by different values end apart), and `two_dice` tracks the
+        // groups for the general search.
+        let two_values = distinct && s.n_left() == 2 && s.left[0] != s.left[1];
+        let plain_root = (!has_groups || two_values)
             && s.ages[seat] == [0; PIECES]
             && !per_dice
             && !sys.rules.pass_allowed
@@ -1314,8 +1336,11 @@ fn two_dice(ctx: &mut Ctx, root: Plain, play: &mut Play) {
     let pieces = root.pieces;
     let occ = mover_occupancy(ctx, &pieces);
     let values = if root.left[0] == root.left[1] { 1 } else { 2 };
+    // As `dfs`, no transposition pruning with P-D groups.
+    let prunes = !ctx.has_groups;
     for vi in 0..values {
         let v = root.left[vi];
+        // (At the root the pieces on one square are all in its group, or in none.)
         for (pi, &p) in pieces.iter().enumerate() {
             if pi > 0 && p == pieces[pi - 1] {
                 continue;
@@ -1325,7 +1350,7 @@ fn two_dice(ctx: &mut Ctx, root: Plain, play: &mut Play) {
                     && let Some(c) = sys.landing(seat, ENTRY, true, &occ)
                 {
                     // A first step playing the lower value prunes the transposed second steps.
-                    let touched = if vi == 1 {
+                    let touched = if vi == 1 && prunes {
                         sys.touched(seat, p, v, true)
                     } else {
                         0
@@ -1340,7 +1365,7 @@ fn two_dice(ctx: &mut Ctx, root: Plain, play: &mut Play) {
             }
             for &route in sys.routes(p, v) {
                 if let Some((d, c)) = sys.try_move(seat, p, v, route, &occ) {
-                    let touched = if vi == 1 {
+                    let touched = if vi == 1 && prunes {
                         sys.touched(seat, p, v, route)
                     } else {
                         0
@@ -1396,16 +1421,29 @@ fn first_step(ctx: &mut Ctx, root: Plain, play: &mut Play, first: Step, prune: u
             left,
             code,
         };
-        node.pieces[first.piece as usize & 3] = first.to;
-        place_moved_piece(&mut node.pieces, first.piece as usize & 3);
-        second_steps(ctx, node, play, prune);
+        let idx = first.piece as usize & 3;
+        // The P-D group of each piece (none without groups).
+        let mut groups = [0; PIECES];
+        if ctx.has_groups {
+            // The pieces in the general search's order, (position, group), with their groups.
+            let mut t = ctx.root;
+            let enter = first.kind == StepKind::Enter;
+            t.apply_plain_move(ctx.seat, idx, first.to, first.value, enter);
+            node.pieces = t.pieces[ctx.seat];
+            groups = t.groups;
+        } else {
+            node.pieces[idx] = first.to;
+            place_moved_piece(&mut node.pieces, idx);
+        }
+        second_steps(ctx, node, groups, play, prune);
     }
     play.pop();
 }
 
-/// The second level of [`two_dice`]: one value left at `node`; `prune` as in `dfs`.
+/// The second level of [`two_dice`]: one value left at `node`, whose pieces are in `groups`;
+/// `prune` as in `dfs`.
 #[inline]
-fn second_steps(ctx: &mut Ctx, node: Plain, play: &mut Play, prune: u128) {
+fn second_steps(ctx: &mut Ctx, node: Plain, groups: [u8; PIECES], play: &mut Play, prune: u128) {
     let sys = ctx.sys;
     let seat = ctx.seat;
     let pieces = node.pieces;
@@ -1413,7 +1451,7 @@ fn second_steps(ctx: &mut Ctx, node: Plain, play: &mut Play, prune: u128) {
     let occ = mover_occupancy(ctx, &pieces);
     let mut any = false;
     for (pi, &p) in pieces.iter().enumerate() {
-        if pi > 0 && p == pieces[pi - 1] {
+        if pi > 0 && p == pieces[pi - 1] && groups[pi] == groups[pi - 1] {
             continue;
         }
         let (st, route) = if p == NEST {
@@ -1436,7 +1474,7 @@ fn second_steps(ctx: &mut Ctx, node: Plain, play: &mut Play, prune: u128) {
                 if let Some((d, c)) = sys.try_move(seat, p, w, route, &occ) {
                     any |= second_step(
                         ctx,
-                        node,
+                        (node, groups),
                         play,
                         prune,
                         step(seat, pi, p, d, w, c, StepKind::Move),
@@ -1450,7 +1488,7 @@ fn second_steps(ctx: &mut Ctx, node: Plain, play: &mut Play, prune: u128) {
             };
             (step(seat, pi, p, d, w, c, StepKind::Move), route)
         };
-        any |= second_step(ctx, node, play, prune, st, route);
+        any |= second_step(ctx, (node, groups), play, prune, st, route);
     }
     if !any {
         // The second value cannot be played: the first alone is a complete play.
@@ -1458,12 +1496,13 @@ fn second_steps(ctx: &mut Ctx, node: Plain, play: &mut Play, prune: u128) {
     }
 }
 
-/// One second step of [`two_dice`]: skipped by the pruning, recorded, or handed to the general
-/// search; whether it continues the play (as `plain_child` answers).
+/// One second step of [`two_dice`] from `node` (with its pieces' groups): skipped by the pruning,
+/// recorded, or handed to the general search; whether it continues the play (as `plain_child`
+/// answers).
 #[inline(always)]
 fn second_step(
     ctx: &mut Ctx,
-    node: Plain,
+    (node, groups): (Plain, [u8; PIECES]),
     play: &mut Play,
     prune: u128,
     st: Step,
@@ -1474,7 +1513,8 @@ fn second_step(
         return true;
     }
     if st.captured > 0 || (st.to == HOME && !ctx.plain_home) {
-        let s = node.state(ctx);
+        let mut s = node.state(ctx);
+        s.groups = groups;
         return child(ctx, &s, play, st);
     }
     let code = node
