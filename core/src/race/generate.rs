@@ -441,6 +441,15 @@ struct Ctx<'a> {
     plain_home: bool,
     /// Plays were listed past [`EARLY_DEDUP_MAX`] without the early lookup (see `push_best`).
     late_dedup: bool,
+    /// One bit per listed play's key ([`key_bit`]): a key whose bit is clear is not listed, and
+    /// needs no scan (a scan's data-dependent end was a frequently mispredicted branch).
+    listed_bits: u64,
+}
+
+/// The bit of a position key in [`Ctx::listed_bits`].
+#[inline(always)]
+fn key_bit(key: u64) -> u64 {
+    1 << ((key >> 40) & 63)
 }
 
 /// Lists the legal complete plays of `s` into `out` (cleared first).
@@ -537,6 +546,7 @@ fn generate_with(
             root: *s,
             plain_home: sys.rules.home_bonus == 0,
             late_dedup: false,
+            listed_bits: 0,
         };
         let play = &mut scratch.play;
         // Empty unless a search was interrupted by a panic.
@@ -993,6 +1003,7 @@ fn record(ctx: &mut Ctx, s: &RaceState, play: &Play) -> bool {
         ctx.best = score;
         ctx.out.clear();
         ctx.keys.clear();
+        ctx.listed_bits = 0;
         ctx.dice_parts.clear();
     }
     if score == ctx.best {
@@ -1050,6 +1061,7 @@ fn record_scored(ctx: &mut Ctx, score: u64, key: u64, play: &Play) {
         ctx.best = score;
         ctx.out.clear();
         ctx.keys.clear();
+        ctx.listed_bits = 0;
         ctx.dice_parts.clear();
     }
     if score == ctx.best {
@@ -1069,9 +1081,11 @@ fn push_best(ctx: &mut Ctx, key: u64, play: &Play) {
     if ctx.dedup {
         if !ctx.per_dice {
             if ctx.keys.len() <= EARLY_DEDUP_MAX {
-                if ctx.keys.contains(&key) {
+                let bit = key_bit(key);
+                if ctx.listed_bits & bit != 0 && ctx.keys.contains(&key) {
                     return;
                 }
+                ctx.listed_bits |= bit;
             } else {
                 ctx.late_dedup = true;
             }
