@@ -8,6 +8,9 @@ use pachisi::{Error, Game, Node, Orders, Play, Roll, RuleSystem, Rules, StepKind
 use serde_json::Value;
 use std::collections::BTreeSet;
 
+#[path = "common/walk.rs"]
+mod walk;
+
 fn system() -> FamilySystem {
     FamilyRules::family().build().unwrap()
 }
@@ -1077,96 +1080,66 @@ fn naive_cross_check(cfg: &FamilyRules, seeds: u64) {
     use reference::{Ctx, Pos, canonical, search};
     let sys = cfg.build().unwrap();
     let side: [u8; 4] = std::array::from_fn(|c| pachisi::board::side_of_seat(c as u8, cfg.seats));
-    let mut rng = pachisi::dice::rng_from_seed(99);
+    // The reference generator's view of a state.
+    let pos_of = |t: &FamilyState| Pos {
+        pos: t.pos,
+        played: std::array::from_fn(|c| {
+            std::array::from_fn(|i| t.played & (1 << (c * 4 + i)) != 0)
+        }),
+        side,
+        seats: cfg.seats as usize,
+        teams: cfg.teams,
+    };
     let mut buf = Vec::new();
     let mut checked = 0;
-    for seed in 0..seeds {
-        let mut s = sys.initial_state();
-        let mut game_rng = pachisi::dice::rng_from_seed(seed);
-        for _ in 0..400 {
-            match sys.node(&s) {
-                Node::Over => break,
-                Node::Chance => {
-                    let r = sys.sample_roll(&s, &mut game_rng);
-                    sys.begin_roll(&mut s, r);
-                    continue;
+    walk::for_each_decision(&sys, seeds, 400, 99, |s| {
+        buf.clear();
+        sys.generate(s, Orders::Distinct, &mut buf);
+        let engine: BTreeSet<String> = buf
+            .iter()
+            .map(|p| {
+                let mut t = *s;
+                for st in p.steps() {
+                    sys.apply_step(&mut t, st);
                 }
-                Node::Decision => {}
-            }
-            buf.clear();
-            sys.generate(&s, Orders::Distinct, &mut buf);
-            let engine: BTreeSet<String> = buf
+                canonical(&pos_of(&t))
+            })
+            .collect();
+        assert_eq!(engine.len(), buf.len(), "distinct plays, distinct results");
+        // The naive generator.
+        let colour = sys.playing_colour(s) as usize;
+        let [a, b] = s.dice;
+        let (hi, lo) = (a.max(b), a.min(b));
+        let start = pos_of(s);
+        let in_play = s.pos[colour].iter().any(|&p| p != 0 && p != 77);
+        let all_played = start.played[colour].iter().all(|&x| x);
+        let mut cx = Ctx {
+            colour,
+            values: if a == b {
+                let h = a.max(7 - a);
+                vec![h, h, 7 - h, 7 - h]
+            } else {
+                vec![hi, lo]
+            },
+            restricted: a == b && !all_played,
+            doubles: a == b,
+            six_five: a != b && hi == 6 && lo == 5 && !in_play,
+            found: Vec::new(),
+        };
+        search(&mut cx, start, 0, 0, [false; 4]);
+        let best = cx.found.iter().map(|f| f.0).max().unwrap_or(0);
+        let naive: BTreeSet<String> = if best == 0 {
+            BTreeSet::new()
+        } else {
+            cx.found
                 .iter()
-                .map(|p| {
-                    let mut t = s;
-                    for st in p.steps() {
-                        sys.apply_step(&mut t, st);
-                    }
-                    let pos = Pos {
-                        pos: t.pos,
-                        played: std::array::from_fn(|c| {
-                            std::array::from_fn(|i| t.played & (1 << (c * 4 + i)) != 0)
-                        }),
-                        side,
-                        seats: cfg.seats as usize,
-                        teams: cfg.teams,
-                    };
-                    canonical(&pos)
-                })
-                .collect();
-            assert_eq!(engine.len(), buf.len(), "distinct plays, distinct results");
-            // The naive generator.
-            let colour = sys.playing_colour(&s) as usize;
-            let [a, b] = s.dice;
-            let (hi, lo) = (a.max(b), a.min(b));
-            let start = Pos {
-                pos: s.pos,
-                played: std::array::from_fn(|c| {
-                    std::array::from_fn(|i| s.played & (1 << (c * 4 + i)) != 0)
-                }),
-                side,
-                seats: cfg.seats as usize,
-                teams: cfg.teams,
-            };
-            let in_play = s.pos[colour].iter().any(|&p| p != 0 && p != 77);
-            let all_played = start.played[colour].iter().all(|&x| x);
-            let mut cx = Ctx {
-                colour,
-                values: if a == b {
-                    let h = a.max(7 - a);
-                    vec![h, h, 7 - h, 7 - h]
-                } else {
-                    vec![hi, lo]
-                },
-                restricted: a == b && !all_played,
-                doubles: a == b,
-                six_five: a != b && hi == 6 && lo == 5 && !in_play,
-                found: Vec::new(),
-            };
-            search(&mut cx, start, 0, 0, [false; 4]);
-            let best = cx.found.iter().map(|f| f.0).max().unwrap_or(0);
-            let naive: BTreeSet<String> = if best == 0 {
-                BTreeSet::new()
-            } else {
-                cx.found
-                    .iter()
-                    .filter(|f| f.0 == best)
-                    .map(|f| canonical(&f.1))
-                    .collect()
-            };
-            assert_eq!(engine, naive, "position {}", sys.format_position(&s));
-            checked += 1;
-            let play = if buf.is_empty() {
-                Play::new()
-            } else {
-                buf[pachisi::sim::uniform_index(&mut rng, buf.len())]
-            };
-            for st in play.steps() {
-                sys.apply_step(&mut s, st);
-            }
-            sys.end_play(&mut s, &play);
-        }
-    }
+                .filter(|f| f.0 == best)
+                .map(|f| canonical(&f.1))
+                .collect()
+        };
+        assert_eq!(engine, naive, "position {}", sys.format_position(s));
+        checked += 1;
+    });
     assert!(checked as u64 > 40 * seeds, "{checked}");
 }
 

@@ -2,6 +2,8 @@
 //! and property tests over random games. Scenario files: `tests/scenarios/parcheesi/`.
 
 mod race_common;
+#[path = "common/walk.rs"]
+mod walk;
 
 use pachisi::race::{RaceRules, RaceState};
 use pachisi::{Error, Game, Node, Roll, Rules, StepKind, SystemRules};
@@ -939,45 +941,20 @@ fn generate_list_lists_the_plays_of_generate() {
     let mut list = PlayList::new();
     for (vi, rules) in variants.iter().enumerate() {
         let sys = rules.build().unwrap();
-        let mut rng = pachisi::dice::rng_from_seed(vi as u64);
         let mut checked = 0;
-        for seed in 0..6u64 {
-            let mut s = sys.initial_state();
-            let mut game_rng = pachisi::dice::rng_from_seed(seed);
-            for _ in 0..400 {
-                match sys.node(&s) {
-                    Node::Over => break,
-                    Node::Chance => {
-                        let roll = sys.sample_roll(&s, &mut game_rng);
-                        sys.begin_roll(&mut s, roll);
-                    }
-                    Node::Decision => {
-                        for orders in [Orders::All, Orders::Distinct] {
-                            let mut plays = Vec::new();
-                            sys.generate(&s, orders, &mut plays);
-                            // Left over from the last position: cleared by `generate_list`.
-                            list.push(&[pachisi::Step::default()]);
-                            sys.generate_list(&s, orders, &mut list);
-                            let listed: Vec<_> = list.iter().collect();
-                            let whole: Vec<_> = plays.iter().map(|p| p.steps()).collect();
-                            assert_eq!(listed, whole, "variant {vi}, {orders:?}, {s:?}");
-                            checked += 1;
-                        }
-                        let mut plays = Vec::new();
-                        sys.generate(&s, Orders::Distinct, &mut plays);
-                        let play = if plays.is_empty() {
-                            pachisi::Play::new()
-                        } else {
-                            plays[pachisi::sim::uniform_index(&mut rng, plays.len())]
-                        };
-                        for step in play.steps() {
-                            sys.apply_step(&mut s, step);
-                        }
-                        sys.end_play(&mut s, &play);
-                    }
-                }
+        walk::for_each_decision(&sys, 6, 400, vi as u64, |s| {
+            for orders in [Orders::All, Orders::Distinct] {
+                let mut plays = Vec::new();
+                sys.generate(s, orders, &mut plays);
+                // Left over from the last position: cleared by `generate_list`.
+                list.push(&[pachisi::Step::default()]);
+                sys.generate_list(s, orders, &mut list);
+                let listed: Vec<_> = list.iter().collect();
+                let whole: Vec<_> = plays.iter().map(|p| p.steps()).collect();
+                assert_eq!(listed, whole, "variant {vi}, {orders:?}, {s:?}");
+                checked += 1;
             }
-        }
+        });
         assert!(checked > 500, "variant {vi}: {checked} positions");
     }
 }
