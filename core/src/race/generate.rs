@@ -1540,3 +1540,52 @@ fn second_step(
     play.pop();
     true
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `pos_after` against the route rules spelled out case by case.
+    #[test]
+    fn pos_after_follows_the_routes() {
+        fn reference(p: u8, k: u8, home_route: bool) -> u8 {
+            let t = p as u16 + k as u16;
+            match p {
+                0..=BRANCH if t <= BRANCH as u16 => t as u8,
+                0..=BRANCH if home_route => {
+                    if t <= HOME as u16 {
+                        t as u8
+                    } else {
+                        NO_POS
+                    }
+                }
+                0..=BRANCH => (t + (LAP - BRANCH - 1) as u16) as u8,
+                HOME_PATH..HOME => {
+                    if t <= HOME as u16 {
+                        t as u8
+                    } else {
+                        NO_POS
+                    }
+                }
+                HOME => NO_POS,
+                _ if t <= LAP_BRANCH as u16 => t as u8,
+                _ if home_route => {
+                    let h = t - (LAP_BRANCH as u16 + 1) + HOME_PATH as u16;
+                    if h <= HOME as u16 { h as u8 } else { NO_POS }
+                }
+                _ => (t - (LAP_BRANCH as u16 + 1) + LAP as u16) as u8,
+            }
+        }
+        for p in 0..=LAP_BRANCH {
+            for k in [1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 20] {
+                for home_route in [true, false] {
+                    assert_eq!(
+                        pos_after(p, k, home_route),
+                        reference(p, k, home_route),
+                        "{p} + {k}, home route {home_route}"
+                    );
+                }
+            }
+        }
+    }
+}
