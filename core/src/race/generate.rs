@@ -376,14 +376,11 @@ impl RaceSystem {
         m
     }
 
-    /// The routes a move of `v` from `p` may take (two when it passes the branch square).
-    #[inline]
-    fn routes(&self, p: u8, v: u8) -> &'static [bool] {
-        if self.rules.go_round_again && v > TO_BRANCH[p as usize] {
-            &[true, false]
-        } else {
-            &[true]
-        }
+    /// Whether a move of `v` from `p` may also go round past the branch square (PAR-11): a
+    /// second route, after the home route (the search tries the home route first).
+    #[inline(always)]
+    fn goes_round(&self, p: u8, v: u8) -> bool {
+        self.rules.go_round_again && v > TO_BRANCH[p as usize]
     }
 }
 
@@ -702,10 +699,14 @@ fn for_each_die_step<'a>(
             if p == HOME {
                 continue;
             }
-            for &route in sys.routes(p, v) {
-                if let Some((d, c)) = sys.try_move(seat, p, v, route, occ) {
-                    visit(ctx, vi, step(seat, pi, p, d, v, c, StepKind::Move), route);
-                }
+            // The home route, then going round (`RaceSystem::goes_round`), unrolled.
+            if let Some((d, c)) = sys.try_move(seat, p, v, true, occ) {
+                visit(ctx, vi, step(seat, pi, p, d, v, c, StepKind::Move), true);
+            }
+            if sys.goes_round(p, v)
+                && let Some((d, c)) = sys.try_move(seat, p, v, false, occ)
+            {
+                visit(ctx, vi, step(seat, pi, p, d, v, c, StepKind::Move), false);
             }
         }
     }
@@ -821,7 +822,10 @@ fn dfs(ctx: &mut Ctx, s: &RaceState, play: &mut Play, root: bool) -> bool {
                 if p == NEST || p == HOME || (ctx.distinct && same(pi)) {
                     continue;
                 }
-                for &route in sys.routes(p, v) {
+                for route in [true, false] {
+                    if !route && !sys.goes_round(p, v) {
+                        break;
+                    }
                     if let Some((d, c)) = sys.try_move(seat, p, v, route, &occ) {
                         if let Some((score, rest, code)) = leaf
                             && c == 0
@@ -1377,7 +1381,10 @@ fn two_dice(ctx: &mut Ctx, root: Plain, play: &mut Play) {
             if p == HOME {
                 continue;
             }
-            for &route in sys.routes(p, v) {
+            for route in [true, false] {
+                if !route && !sys.goes_round(p, v) {
+                    break;
+                }
                 if let Some((d, c)) = sys.try_move(seat, p, v, route, &occ) {
                     let touched = if vi == 1 && prunes {
                         sys.touched(seat, p, v, route)
@@ -1479,24 +1486,19 @@ fn second_steps(ctx: &mut Ctx, node: Plain, groups: [u8; PIECES], play: &mut Pla
         } else if p == HOME {
             continue;
         } else {
-            // Up to two routes: the second is handled after the first below.
-            let routes = sys.routes(p, w);
-            for (ri, &route) in routes.iter().enumerate() {
-                if ri + 1 == routes.len() {
-                    break;
-                }
-                if let Some((d, c)) = sys.try_move(seat, p, w, route, &occ) {
-                    any |= second_step(
-                        ctx,
-                        (node, groups),
-                        play,
-                        prune,
-                        step(seat, pi, p, d, w, c, StepKind::Move),
-                        route,
-                    );
-                }
+            // With two routes the home route is taken here and going round below.
+            let round = sys.goes_round(p, w);
+            if round && let Some((d, c)) = sys.try_move(seat, p, w, true, &occ) {
+                any |= second_step(
+                    ctx,
+                    (node, groups),
+                    play,
+                    prune,
+                    step(seat, pi, p, d, w, c, StepKind::Move),
+                    true,
+                );
             }
-            let route = routes[routes.len() - 1];
+            let route = !round;
             let Some((d, c)) = sys.try_move(seat, p, w, route, &occ) else {
                 continue;
             };
