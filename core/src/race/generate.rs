@@ -1003,14 +1003,7 @@ fn record(ctx: &mut Ctx, s: &RaceState, play: &Play) -> bool {
             | (s.bonus_pips as u64) << 8
             | limit_ok
     };
-    if score > ctx.best || ctx.out.is_empty() {
-        ctx.best = score;
-        ctx.out.clear();
-        ctx.keys.clear();
-        ctx.listed_bits = 0;
-        ctx.dice_parts.clear();
-    }
-    if score == ctx.best {
+    if among_best(ctx, score) {
         let key = if !ctx.dedup {
             0
         } else if !ctx.has_groups && !ctx.per_dice && ctx.sys.rules.blockade_turn_limit == 0 {
@@ -1058,9 +1051,10 @@ fn leaf_score(ctx: &Ctx, s: &RaceState) -> u64 {
     values << 40 | pips << 32 | (s.bonuses_played as u64) << 24 | (s.bonus_pips as u64) << 8 | 1
 }
 
-/// Records a complete play with a known score and position key (P-C: only the best score).
-#[inline]
-fn record_scored(ctx: &mut Ctx, score: u64, key: u64, play: &Play) {
+/// P-C: whether a complete play of `score` is among the best so far; a better score first drops
+/// every play listed before it (with the keys and dice parts kept alongside).
+#[inline(always)]
+fn among_best(ctx: &mut Ctx, score: u64) -> bool {
     if score > ctx.best || ctx.out.is_empty() {
         ctx.best = score;
         ctx.out.clear();
@@ -1068,7 +1062,13 @@ fn record_scored(ctx: &mut Ctx, score: u64, key: u64, play: &Play) {
         ctx.listed_bits = 0;
         ctx.dice_parts.clear();
     }
-    if score == ctx.best {
+    score == ctx.best
+}
+
+/// Records a complete play with a known score and position key (P-C: only the best score).
+#[inline]
+fn record_scored(ctx: &mut Ctx, score: u64, key: u64, play: &Play) {
+    if among_best(ctx, score) {
         push_best(ctx, key, play);
     }
 }
