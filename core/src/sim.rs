@@ -8,6 +8,7 @@ use crate::system::{Node, Orders, RuleSystem, SystemRules};
 use rand::Rng;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 /// A game that has not ended after this many rolls is recorded as unfinished.
 pub const MAX_ROLLS: u32 = 100_000;
@@ -73,25 +74,40 @@ pub struct SimBuffers {
     list: PlayList,
 }
 
+/// The empty play, forfeiting a roll nothing can use.
+static PASS: Play = Play::new();
+
 impl SimBuffers {
     /// Empty buffers.
     pub fn new() -> SimBuffers {
         SimBuffers::default()
     }
-}
 
-/// The empty play, forfeiting a roll nothing can use.
-static PASS: Play = Play::new();
-
-/// Applies the steps of a listed play; the pieces they captured.
-#[inline]
-fn play_steps<R: RuleSystem>(system: &R, s: &mut R::State, steps: &[crate::Step]) -> u32 {
-    let mut captures = 0;
-    for step in steps {
-        captures += step.captured as u32;
-        system.apply_step(s, step);
+    /// Lists the distinct legal plays at `s` and picks one uniformly with `rng` (the empty play,
+    /// forfeiting the roll, when none is legal). Systems with [`RuleSystem::LISTS_STEPS`] list
+    /// their plays back to back and only the chosen one is built; the others' chosen play is
+    /// borrowed (a `Play` is ~200 bytes, and this runs once per roll).
+    fn pick<R: RuleSystem>(
+        &mut self,
+        system: &R,
+        s: &R::State,
+        rng: &mut GameRng,
+    ) -> Cow<'_, Play> {
+        if R::LISTS_STEPS {
+            system.generate_list(s, Orders::Distinct, &mut self.list);
+            match self.list.len() {
+                0 => Cow::Borrowed(&PASS),
+                n => Cow::Owned(self.list.to_play(uniform_index(rng, n))),
+            }
+        } else {
+            self.plays.clear();
+            system.generate(s, Orders::Distinct, &mut self.plays);
+            match self.plays.len() {
+                0 => Cow::Borrowed(&PASS),
+                n => Cow::Borrowed(&self.plays[uniform_index(rng, n)]),
+            }
+        }
     }
-    captures
 }
 
 /// Plays one game to the end with the uniform random policy over distinct plays.
@@ -130,30 +146,12 @@ pub fn random_game<R: RuleSystem>(system: &R, seed: u64, buf: &mut SimBuffers) -
                 rolls += 1;
             }
             Node::Decision => {
-                // An empty list forfeits the roll (the empty play).
-                if R::LISTS_STEPS {
-                    let list = &mut buf.list;
-                    system.generate_list(&s, Orders::Distinct, list);
-                    let steps = if list.is_empty() {
-                        &[]
-                    } else {
-                        list.get(uniform_index(&mut rng, list.len()))
-                    };
-                    captures += play_steps(system, &mut s, steps);
-                    system.end_play(&mut s, &Play::from_steps(steps));
-                } else {
-                    let plays = &mut buf.plays;
-                    plays.clear();
-                    system.generate(&s, Orders::Distinct, plays);
-                    // Borrowed: a `Play` is ~200 bytes and this runs once per roll.
-                    let play = if plays.is_empty() {
-                        &PASS
-                    } else {
-                        &plays[uniform_index(&mut rng, plays.len())]
-                    };
-                    captures += play_steps(system, &mut s, play.steps());
-                    system.end_play(&mut s, play);
+                let play = buf.pick(system, &s, &mut rng);
+                for step in play.steps() {
+                    captures += step.captured as u32;
+                    system.apply_step(&mut s, step);
                 }
+                system.end_play(&mut s, &play);
             }
         }
     }

@@ -699,7 +699,9 @@ fn for_each_die_step<'a>(
             if p == HOME {
                 continue;
             }
-            // The home route, then going round (`RaceSystem::goes_round`), unrolled.
+            // The home route, then going round (`RaceSystem::goes_round`), unrolled: the
+            // `for route in [true, false]` form of `dfs` and `two_dice` measured +1.3%
+            // instructions here, where `visit` is inlined.
             if let Some((d, c)) = sys.try_move(seat, p, v, true, occ) {
                 visit(ctx, vi, step(seat, pi, p, d, v, c, StepKind::Move), true);
             }
