@@ -147,6 +147,29 @@ impl Memo {
         }
     }
 
+    /// Inserts `hash` with the flag set unless present: whether it was absent (one probe where
+    /// `get` then `insert` take two).
+    #[inline]
+    fn insert_new(&mut self, hash: u64) -> bool {
+        if (self.len + 1) * 2 > self.entries.len() {
+            self.grow();
+        }
+        let mask = self.entries.len() - 1;
+        let mut i = hash as usize & mask;
+        loop {
+            let e = &mut self.entries[i];
+            if e.1 >> 1 != self.stamp {
+                *e = (hash, self.stamp << 1 | 1);
+                self.len += 1;
+                return true;
+            }
+            if e.0 == hash {
+                return false;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
     fn grow(&mut self) {
         let stamp = self.stamp;
         let old: Vec<(u64, u32)> = self
@@ -1326,6 +1349,8 @@ fn plain_child(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step) -> bool {
     play.push(st);
     let r = if left[0] == 0 {
         record_plain(ctx, key, left, play)
+    } else if ctx.memoise && left[1] == 0 {
+        last_value(ctx, t, play)
     } else {
         plain_dfs(ctx, t, play, false)
     };
@@ -1334,6 +1359,70 @@ fn plain_child(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step) -> bool {
         ctx.memo.insert(key, r);
     }
     r
+}
+
+/// `plain_dfs` at a non-root node with one value left in a memoised search (doubles with four
+/// values), unrolled as `second_steps`: every step ends the play, so each is recorded at once,
+/// its position looked up in the memo with one probe (the memo is where the memoised search
+/// finds positions already listed). Steps in `for_each_die_step`'s order.
+fn last_value(ctx: &mut Ctx, node: Plain, play: &mut Play) -> bool {
+    let sys = ctx.sys;
+    let seat = ctx.seat;
+    let pieces = node.pieces;
+    let w = node.left[0];
+    let occ = mover_occupancy(ctx, &pieces);
+    let mut any = false;
+    for (pi, &p) in pieces.iter().enumerate() {
+        if pi > 0 && p == pieces[pi - 1] {
+            continue;
+        }
+        if p == NEST {
+            if w == 5
+                && let Some(c) = sys.landing(seat, ENTRY, true, &occ)
+            {
+                let st = step(seat, pi, p, ENTRY, 5, c, StepKind::Enter);
+                any |= last_step(ctx, node, play, st);
+            }
+            continue;
+        }
+        if p == HOME {
+            continue;
+        }
+        if let Some((d, c)) = sys.try_move(seat, p, w, true, &occ) {
+            any |= last_step(ctx, node, play, step(seat, pi, p, d, w, c, StepKind::Move));
+        }
+        if sys.goes_round(p, w)
+            && let Some((d, c)) = sys.try_move(seat, p, w, false, &occ)
+        {
+            any |= last_step(ctx, node, play, step(seat, pi, p, d, w, c, StepKind::Move));
+        }
+    }
+    if !any {
+        // The last value cannot be played: the play so far is complete.
+        record_plain(ctx, Plain::key(node.code, node.left), node.left, play);
+    }
+    true
+}
+
+/// One step of [`last_value`]: recorded unless its position is in the memo, or handed to the
+/// general search; whether it continues the play (always, as in `plain_child`).
+#[inline(always)]
+fn last_step(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step) -> bool {
+    if st.captured > 0 || (st.to == HOME && !ctx.plain_home) {
+        let s = node.state(ctx);
+        return child(ctx, &s, play, st);
+    }
+    let code = node
+        .code
+        .wrapping_sub(PIECE_CODES[st.from as usize])
+        .wrapping_add(PIECE_CODES[st.to as usize]);
+    let key = Plain::key(code, [0; 4]);
+    if ctx.memo.insert_new(key) {
+        play.push(st);
+        record_plain(ctx, key, [0; 4], play);
+        play.pop();
+    }
+    true
 }
 
 /// `record` for a plain position (key `key`, values `left` unplayed): no groups, no bonuses, no
