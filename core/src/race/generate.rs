@@ -1326,8 +1326,10 @@ fn plain_child(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step) -> bool {
         .wrapping_add(PIECE_CODES[st.to as usize]);
     let key = Plain::key(code, left);
     if ctx.memoise {
-        if let Some(known) = ctx.memo.get(key) {
-            return known;
+        // A plain node always continues (a non-root node with no step is a complete play, and
+        // no P-D groups can reject it), so it is marked visited before its search, in one probe.
+        if !ctx.memo.insert_new(key) {
+            return true;
         }
     } else if left[0] == 0 {
         // A complete play (the common leaf): its position needs no sorted pieces.
@@ -1355,9 +1357,6 @@ fn plain_child(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step) -> bool {
         plain_dfs(ctx, t, play, false)
     };
     play.pop();
-    if ctx.memoise {
-        ctx.memo.insert(key, r);
-    }
     r
 }
 
