@@ -245,6 +245,26 @@ impl PlayList {
         self.ends.push(self.steps.len() as u32);
     }
 
+    /// Appends a play given by its steps but the last, then the last.
+    ///
+    /// ```
+    /// use pachisi::{PlayList, Step};
+    /// let mut list = PlayList::new();
+    /// list.push_then(&[Step { value: 3, ..Step::default() }], Step { value: 5, ..Step::default() });
+    /// assert_eq!(list.get(0).iter().map(|s| s.value).collect::<Vec<_>>(), [3, 5]);
+    /// ```
+    #[inline]
+    pub fn push_then(&mut self, steps: &[Step], last: Step) {
+        if let [first] = steps {
+            // The common prefix (the first step of two) without a call to copy a slice.
+            self.steps.push(*first);
+        } else {
+            self.steps.extend_from_slice(steps);
+        }
+        self.steps.push(last);
+        self.ends.push(self.steps.len() as u32);
+    }
+
     /// The steps of play `i`.
     ///
     /// # Panics

@@ -869,9 +869,8 @@ fn dfs(ctx: &mut Ctx, s: &RaceState, play: &mut Play, root: bool) -> bool {
                                 }
                                 ctx.memo.insert(key, true);
                             }
-                            play.push(step(seat, pi, p, d, v, 0, StepKind::Bonus));
-                            record_scored(ctx, score, key, play);
-                            play.pop();
+                            let st = step(seat, pi, p, d, v, 0, StepKind::Bonus);
+                            record_scored_then(ctx, score, key, play, st);
                             any = true;
                             continue;
                         }
@@ -1098,6 +1097,14 @@ fn record_scored(ctx: &mut Ctx, score: u64, key: u64, play: &Play) {
     }
 }
 
+/// [`record_scored`] for the play `play` then `last` (appended only if the play is listed).
+#[inline(always)]
+fn record_scored_then(ctx: &mut Ctx, score: u64, key: u64, play: &Play, last: Step) {
+    if among_best(ctx, score) && lists_key(ctx, key) {
+        ctx.out.push_then(play.steps(), last);
+    }
+}
+
 /// Up to this many listed plays, a new play's position is looked up among them as it is
 /// recorded; past it, the rest is deduplicated at the end.
 const EARLY_DEDUP_MAX: usize = 24;
@@ -1107,12 +1114,21 @@ const EARLY_DEDUP_MAX: usize = 24;
 /// reaching it, as the final pass would, without copying the play first.
 #[inline]
 fn push_best(ctx: &mut Ctx, key: u64, play: &Play) {
+    if lists_key(ctx, key) {
+        ctx.out.push(play.steps());
+    }
+}
+
+/// The dedup bookkeeping of [`push_best`]: whether a play reaching the position `key` is to be
+/// listed (its key then kept).
+#[inline(always)]
+fn lists_key(ctx: &mut Ctx, key: u64) -> bool {
     if ctx.dedup {
         if !ctx.per_dice {
             if ctx.keys.len() <= EARLY_DEDUP_MAX {
                 let bit = key_bit(key);
                 if ctx.listed_bits & bit != 0 && ctx.keys.contains(&key) {
-                    return;
+                    return false;
                 }
                 ctx.listed_bits |= bit;
             } else {
@@ -1121,7 +1137,7 @@ fn push_best(ctx: &mut Ctx, key: u64, play: &Play) {
         }
         ctx.keys.push(key);
     }
-    ctx.out.push(play.steps());
+    true
 }
 
 /// `bonus_obligation: "per-dice-play"`: among the plays kept for the dice (most values, most
@@ -1333,9 +1349,7 @@ fn plain_child(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step) -> bool {
         }
     } else if left[0] == 0 {
         // A complete play (the common leaf): its position needs no sorted pieces.
-        play.push(st);
-        record_plain(ctx, key, left, play);
-        play.pop();
+        record_scored_then(ctx, plain_score(ctx, left), key, play, st);
         return true;
     }
     if play.len() >= crate::play::MAX_STEPS {
@@ -1417,9 +1431,7 @@ fn last_step(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step) -> bool {
         .wrapping_add(PIECE_CODES[st.to as usize]);
     let key = Plain::key(code, [0; 4]);
     if ctx.memo.insert_new(key) {
-        play.push(st);
-        record_plain(ctx, key, [0; 4], play);
-        play.pop();
+        record_scored_then(ctx, plain_score(ctx, [0; 4]), key, play, st);
     }
     true
 }
@@ -1429,10 +1441,16 @@ fn last_step(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step) -> bool {
 /// played count.
 #[inline]
 fn record_plain(ctx: &mut Ctx, key: u64, left: [u8; 4], play: &Play) -> bool {
+    record_scored(ctx, plain_score(ctx, left), key, play);
+    true
+}
+
+/// The score `record` gives a plain position with values `left` unplayed.
+#[inline(always)]
+fn plain_score(ctx: &Ctx, left: [u8; 4]) -> u64 {
     let values = (ctx.start_values as usize - count_left(&left)) as u64;
     let pips = (ctx.start_pips - left.iter().sum::<u8>()) as u64;
-    record_scored(ctx, values << 40 | pips << 32 | 1, key, play);
-    true
+    values << 40 | pips << 32 | 1
 }
 
 /// `plain_dfs` from a root with two values left ([`Orders::Distinct`]), unrolled: the common
@@ -1627,9 +1645,8 @@ fn second_step(
         .code
         .wrapping_sub(PIECE_CODES[st.from as usize])
         .wrapping_add(PIECE_CODES[st.to as usize]);
-    play.push(st);
-    record_plain(ctx, Plain::key(code, [0; 4]), [0; 4], play);
-    play.pop();
+    let score = plain_score(ctx, [0; 4]);
+    record_scored_then(ctx, score, Plain::key(code, [0; 4]), play, st);
     true
 }
 
