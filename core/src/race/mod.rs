@@ -508,6 +508,19 @@ impl RaceSystem {
     /// Sets the blockade groups of the mover at the start of its roll (P-D).
     fn mark_groups(&self, s: &mut RaceState) {
         let seat = s.turn as usize & 3;
+        let p = s.pieces[seat];
+        // The usual case first: sorted pieces on distinct squares, no blockade ages (pieces on
+        // one square are neighbours once sorted).
+        let shares = |i: usize| p[i] == p[i + 1] && p[i] != NEST && p[i] != HOME;
+        if p[0] <= p[1]
+            && p[1] <= p[2]
+            && p[2] <= p[3]
+            && !(shares(0) || shares(1) || shares(2))
+            && s.ages[seat] == [0; PIECES]
+        {
+            s.groups = [0; PIECES];
+            return;
+        }
         // Built locally and stored once: the search reads the groups back as one word.
         let mut groups = [0u8; PIECES];
         if self.rules.blockade_no_joint_move {
