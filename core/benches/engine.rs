@@ -38,7 +38,7 @@ fn sample_positions<R: RuleSystem>(sys: &R, wanted: usize) -> Vec<R::State> {
             for st in play.steps() {
                 sys.apply_step(&mut s, st);
             }
-            sys.end_play(&mut s, &play);
+            sys.end_play(&mut s, play.steps());
         }
         seed += 1;
     }

@@ -720,7 +720,7 @@ impl RuleSystem for ClassicSystem {
         sort_desc(&mut s.pieces[c]);
     }
 
-    fn end_play(&self, s: &mut ClassicState, _play: &Play) {
+    fn end_play(&self, s: &mut ClassicState, _steps: &[Step]) {
         let Some(up) = s.throw.take() else { return };
         if Self::winning_team(s).is_some() {
             return;

@@ -1130,10 +1130,9 @@ impl RuleSystem for FamilySystem {
         *s = b.s;
     }
 
-    fn end_play(&self, s: &mut FamilyState, play: &Play) {
+    fn end_play(&self, s: &mut FamilyState, steps: &[Step]) {
         // The colour that moved (its seat may have just finished: then it played its own).
-        let colour = play
-            .steps()
+        let colour = steps
             .first()
             .map_or_else(|| self.playing_colour(s), |st| st.seat);
         let doubles = s.dice[0] == s.dice[1];
@@ -1148,7 +1147,7 @@ impl RuleSystem for FamilySystem {
             && self.rules.doubles_extra_roll
             && (!self.rules.doubles_restricted_until_all_played || s.all_played(colour));
         // F-G: a roll with nothing entered while no piece is in play is a missed try.
-        let miss = play.is_empty() && !s.has_piece_in_play(colour);
+        let miss = steps.is_empty() && !s.has_piece_in_play(colour);
         if miss {
             s.tries += 1;
             if s.tries < self.rules.entry_tries {

@@ -216,7 +216,7 @@ impl<R: RuleSystem> GameOf<R> {
             }
             let seat = self.system.to_move(&self.current);
             self.log.push(Event::Forfeit { seat });
-            self.system.end_play(&mut self.current, &Play::new());
+            self.system.end_play(&mut self.current, &[]);
             self.start = self.current;
         }
     }
@@ -253,7 +253,7 @@ impl<R: RuleSystem> GameOf<R> {
             .iter()
             .map(|p| {
                 let mut s = self.result_of(p);
-                self.system.end_play(&mut s, p);
+                self.system.end_play(&mut s, p.steps());
                 s
             })
             .collect();
@@ -273,7 +273,7 @@ impl<R: RuleSystem> GameOf<R> {
     pub fn preview(&self, play: &Play) -> Result<R::State> {
         self.check_play(play)?;
         let mut s = self.result_of(play);
-        self.system.end_play(&mut s, play);
+        self.system.end_play(&mut s, play.steps());
         Ok(s)
     }
 
@@ -337,7 +337,7 @@ impl<R: RuleSystem> GameOf<R> {
     fn finish(&mut self, mut s: R::State, play: &Play) {
         let seat = self.system.to_move(&self.start);
         self.log.push(Event::Play { seat, play: *play });
-        self.system.end_play(&mut s, play);
+        self.system.end_play(&mut s, play.steps());
         self.start = s;
         self.current = s;
         self.taken = Play::new();

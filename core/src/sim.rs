@@ -2,13 +2,12 @@
 
 use crate::Result;
 use crate::dice::{GameRng, rng_from_seed};
-use crate::play::{Play, PlayList};
+use crate::play::{Play, PlayList, Step};
 use crate::rules::{Rules, RulesConfig};
 use crate::system::{Node, Orders, RuleSystem, SystemRules};
 use rand::Rng;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::borrow::Cow;
 
 /// A game that has not ended after this many rolls is recorded as unfinished.
 pub const MAX_ROLLS: u32 = 100_000;
@@ -74,37 +73,29 @@ pub struct SimBuffers {
     list: PlayList,
 }
 
-/// The empty play, forfeiting a roll nothing can use.
-static PASS: Play = Play::new();
-
 impl SimBuffers {
     /// Empty buffers.
     pub fn new() -> SimBuffers {
         SimBuffers::default()
     }
 
-    /// Lists the distinct legal plays at `s` and picks one uniformly with `rng` (the empty play,
-    /// forfeiting the roll, when none is legal). Systems with [`RuleSystem::LISTS_STEPS`] list
-    /// their plays back to back and only the chosen one is built; the others' chosen play is
-    /// borrowed (a `Play` is ~200 bytes, and this runs once per roll).
-    fn pick<R: RuleSystem>(
-        &mut self,
-        system: &R,
-        s: &R::State,
-        rng: &mut GameRng,
-    ) -> Cow<'_, Play> {
+    /// Lists the distinct legal plays at `s` and picks one uniformly with `rng`: its steps (none,
+    /// forfeiting the roll, when no play is legal). Systems with [`RuleSystem::LISTS_STEPS`]
+    /// list their plays back to back; the others as whole plays. Either way the chosen play is
+    /// borrowed, not copied (this runs once per roll).
+    fn pick<R: RuleSystem>(&mut self, system: &R, s: &R::State, rng: &mut GameRng) -> &[Step] {
         if R::LISTS_STEPS {
             system.generate_list(s, Orders::Distinct, &mut self.list);
             match self.list.len() {
-                0 => Cow::Borrowed(&PASS),
-                n => Cow::Owned(self.list.to_play(uniform_index(rng, n))),
+                0 => &[],
+                n => self.list.get(uniform_index(rng, n)),
             }
         } else {
             self.plays.clear();
             system.generate(s, Orders::Distinct, &mut self.plays);
             match self.plays.len() {
-                0 => Cow::Borrowed(&PASS),
-                n => Cow::Borrowed(&self.plays[uniform_index(rng, n)]),
+                0 => &[],
+                n => self.plays[uniform_index(rng, n)].steps(),
             }
         }
     }
@@ -146,12 +137,12 @@ pub fn random_game<R: RuleSystem>(system: &R, seed: u64, buf: &mut SimBuffers) -
                 rolls += 1;
             }
             Node::Decision => {
-                let play = buf.pick(system, &s, &mut rng);
-                for step in play.steps() {
+                let steps = buf.pick(system, &s, &mut rng);
+                for step in steps {
                     captures += step.captured as u32;
                     system.apply_step(&mut s, step);
                 }
-                system.end_play(&mut s, &play);
+                system.end_play(&mut s, steps);
             }
         }
     }

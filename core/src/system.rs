@@ -217,8 +217,8 @@ pub trait RuleSystem: Clone + Debug + Send + Sync + 'static {
     }
     /// Applies one step of a listed play.
     fn apply_step(&self, s: &mut Self::State, step: &Step);
-    /// Ends the play (its steps already applied): extra rolls, next seat, game over.
-    fn end_play(&self, s: &mut Self::State, play: &Play);
+    /// Ends the play given by its steps (already applied): extra rolls, next seat, game over.
+    fn end_play(&self, s: &mut Self::State, steps: &[Step]);
     /// How the game ended, once it has.
     fn outcome(&self, s: &Self::State) -> Option<Outcome>;
     /// The position in the variant's text notation.

@@ -671,7 +671,7 @@ proptest! {
                 prop_assert_eq!(r.checkers[0].iter().map(|&c| c as u32).sum::<u32>(), 15);
                 prop_assert_eq!(r.checkers[1].iter().map(|&c| c as u32).sum::<u32>(), 15);
                 let mut fin = r;
-                sys.end_play(&mut fin, p);
+                sys.end_play(&mut fin, p.steps());
                 prop_assert!(sys.validate_state(&fin).is_ok());
                 // The notation reads back to the same play.
                 let text = sys.format_play(&s, p);

@@ -1209,7 +1209,7 @@ proptest::proptest! {
             for st in play.steps() {
                 sys.apply_step(&mut t, st);
             }
-            sys.end_play(&mut t, play);
+            sys.end_play(&mut t, play.steps());
             proptest::prop_assert!(sys.validate_state(&t).is_ok(), "{}", sys.format_play(&s, play));
             let text = sys.format_play(&s, play);
             proptest::prop_assert!(sys.parse_play(&s, &text).is_ok(), "{}", text);

@@ -478,7 +478,7 @@ impl RuleSystem for BackgammonSystem {
         }
     }
 
-    fn end_play(&self, s: &mut BgState, _play: &Play) {
+    fn end_play(&self, s: &mut BgState, _steps: &[Step]) {
         if s.phase != Phase::Move {
             // Cube decisions did their work in apply_step.
             return;

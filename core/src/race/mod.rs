@@ -682,7 +682,7 @@ impl RuleSystem for RaceSystem {
         self.apply(s, step);
     }
 
-    fn end_play(&self, s: &mut RaceState, _play: &Play) {
+    fn end_play(&self, s: &mut RaceState, _steps: &[Step]) {
         let seat = s.turn as usize;
         if self.rules.blockade_turn_limit > 0 {
             self.update_ages(s, seat);

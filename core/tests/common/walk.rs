@@ -40,7 +40,7 @@ pub fn for_each_decision<R: RuleSystem>(
                     for step in play.steps() {
                         sys.apply_step(&mut s, step);
                     }
-                    sys.end_play(&mut s, &play);
+                    sys.end_play(&mut s, play.steps());
                 }
             }
         }
