@@ -364,26 +364,22 @@ impl RaceSystem {
         if v <= 1 {
             return 0;
         }
-        let inner = v as u32 - 1;
+        let inner = (v - 1) as usize;
         let start = self.slot_of(seat, p) as u32 + 1;
         if (HOME_PATH..HOME).contains(&p) {
-            return ((1u128 << inner) - 1) << start;
+            return run(inner) << start;
         }
         const TRACK: u128 = (1u128 << 68) - 1;
-        let track_run = |len: u32| {
-            let m = ((1u128 << len) - 1) << start;
+        let track_run = |len: usize| {
+            let m = run(len) << start;
             (m & TRACK) | ((m >> 68) & TRACK)
         };
-        let to_branch = if p <= BRANCH {
-            (BRANCH - p) as u32
-        } else {
-            (LAP_BRANCH - p) as u32
-        };
+        let to_branch = TO_BRANCH[p as usize] as usize;
         if !home_route || inner <= to_branch {
             return track_run(inner);
         }
         let home_start = self.slot_of(seat, HOME_PATH) as u32;
-        track_run(to_branch) | ((1u128 << (inner - to_branch)) - 1) << home_start
+        track_run(to_branch) | run(inner - to_branch) << home_start
     }
 
     /// Every occupancy slot a move touches: where it starts, the squares it passes, its landing.
@@ -406,6 +402,23 @@ impl RaceSystem {
         self.rules.go_round_again && v > TO_BRANCH[p as usize]
     }
 }
+
+/// `len` low bits set (a run of `len` squares from slot 0), from a table: a variable 128-bit
+/// shift is several instructions.
+#[inline(always)]
+fn run(len: usize) -> u128 {
+    RUNS[len & 127]
+}
+
+static RUNS: [u128; 128] = {
+    let mut t = [0u128; 128];
+    let mut i = 1;
+    while i < 128 {
+        t[i] = (t[i - 1] << 1) | 1;
+        i += 1;
+    }
+    t
+};
 
 /// Squares from a position to the branch square ahead of it (where the home route and going
 /// round part: a move of more crosses it), or 255 where none lies ahead.
