@@ -15,7 +15,7 @@
 //! listed as it records it.
 //!
 //! # Speed
-//! The rules live in `dfs`/`child`/`record` (the *general search*, over full states). Three
+//! The rules live in `dfs`/`child`/`record` (the *general search*, over full states). Four
 //! faster paths list exactly the same plays in the same order (the generator equivalence guard
 //! in `core/tests/parcheesi.rs` checks every listed play of ~6,800 positions under 13 option
 //! sets against a recorded transcript):
@@ -25,6 +25,8 @@
 //! - `two_dice`: the plain search unrolled for a roll of two values (most rolls), also from a
 //!   root with P-D groups when the values differ: no plain step can then break P-D, and the
 //!   groups are carried to the general search (without transposition pruning, as `dfs`);
+//! - `last_value`: the last level of the memoised plain search (doubles with four values)
+//!   unrolled, each step recorded at once with one memo probe;
 //! - the last bonus of a play (no capture, no home) is recorded with a key derived from its
 //!   parent's, without building the child state.
 //!
