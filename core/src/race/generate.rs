@@ -481,6 +481,15 @@ struct Ctx<'a> {
     listed_bits: u64,
 }
 
+impl Ctx<'_> {
+    /// Whether a step changes more than the mover's pieces (it captures, or earns a home
+    /// bonus): the plain search hands it to the general search.
+    #[inline(always)]
+    fn leaves_plain(&self, st: &Step) -> bool {
+        st.captured > 0 || (st.to == HOME && !self.plain_home)
+    }
+}
+
 /// The bit of a position key in [`Ctx::listed_bits`].
 #[inline(always)]
 fn key_bit(key: u64) -> u64 {
@@ -872,9 +881,7 @@ fn dfs(ctx: &mut Ctx, s: &RaceState, play: &mut Play, root: bool) -> bool {
                             && !(d == HOME && earns_home)
                             && play.len() < MAX_STEPS
                         {
-                            let code = code
-                                .wrapping_sub(PIECE_CODES[p as usize])
-                                .wrapping_add(PIECE_CODES[d as usize]);
+                            let code = moved_code(code, p, d);
                             let key = combine_key(rest, code);
                             if ctx.memoise {
                                 // The same memo entry `child` would use for this position.
@@ -1243,6 +1250,13 @@ fn combine_key(rest: u64, code: u64) -> u64 {
     (h ^ (h >> 29)) & !PLAIN_TAG
 }
 
+/// The code of a set of pieces after one of them moved from `from` to `to`.
+#[inline(always)]
+fn moved_code(code: u64, from: u8, to: u8) -> u64 {
+    code.wrapping_sub(PIECE_CODES[from as usize])
+        .wrapping_add(PIECE_CODES[to as usize])
+}
+
 /// A random 64-bit code per position: the key of a set of pieces is the (wrapping) sum of its
 /// pieces' codes, whatever their order, so a step updates it in two operations.
 static PIECE_CODES: [u64; 256] = piece_codes();
@@ -1342,7 +1356,7 @@ fn plain_dfs(ctx: &mut Ctx, node: Plain, play: &mut Play, root: bool) -> bool {
 /// `child` for a step from a plain node.
 #[inline(always)]
 fn plain_child(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step) -> bool {
-    if st.captured > 0 || (st.to == HOME && !ctx.plain_home) {
+    if ctx.leaves_plain(&st) {
         // The step changes more than the mover's pieces: the general search takes over.
         let s = node.state(ctx);
         return child(ctx, &s, play, st);
@@ -1351,10 +1365,7 @@ fn plain_child(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step) -> bool {
     if !remove_value(&mut left, st.value) && st.kind == StepKind::Enter {
         remove_pair(&mut left, st.value);
     }
-    let code = node
-        .code
-        .wrapping_sub(PIECE_CODES[st.from as usize])
-        .wrapping_add(PIECE_CODES[st.to as usize]);
+    let code = moved_code(node.code, st.from, st.to);
     let key = Plain::key(code, left);
     if ctx.memoise {
         // A plain node always continues (a non-root node with no step is a complete play, and
@@ -1436,14 +1447,11 @@ fn last_value(ctx: &mut Ctx, node: Plain, play: &mut Play) -> bool {
 /// general search; whether it continues the play (always, as in `plain_child`).
 #[inline(always)]
 fn last_step(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step) -> bool {
-    if st.captured > 0 || (st.to == HOME && !ctx.plain_home) {
+    if ctx.leaves_plain(&st) {
         let s = node.state(ctx);
         return child(ctx, &s, play, st);
     }
-    let code = node
-        .code
-        .wrapping_sub(PIECE_CODES[st.from as usize])
-        .wrapping_add(PIECE_CODES[st.to as usize]);
+    let code = moved_code(node.code, st.from, st.to);
     let key = Plain::key(code, [0; 4]);
     if ctx.memo.insert_new(key) {
         record_scored_then(ctx, plain_score(ctx, [0; 4]), key, play, st);
@@ -1540,7 +1548,7 @@ fn two_dice(ctx: &mut Ctx, root: Plain, play: &mut Play) {
 /// One first step of [`two_dice`] and everything that follows it.
 #[inline]
 fn first_step(ctx: &mut Ctx, root: Plain, play: &mut Play, first: Step, prune: u128) {
-    if first.captured > 0 || (first.to == HOME && !ctx.plain_home) {
+    if ctx.leaves_plain(&first) {
         let s = root.state(ctx);
         ctx.prune = prune;
         child(ctx, &s, play, first);
@@ -1551,10 +1559,7 @@ fn first_step(ctx: &mut Ctx, root: Plain, play: &mut Play, first: Step, prune: u
     if !remove_value(&mut left, first.value) {
         remove_pair(&mut left, first.value);
     }
-    let code = root
-        .code
-        .wrapping_sub(PIECE_CODES[first.from as usize])
-        .wrapping_add(PIECE_CODES[first.to as usize]);
+    let code = moved_code(root.code, first.from, first.to);
     play.push(first);
     if left[0] == 0 {
         // A sum-of-five entry spent both values.
@@ -1651,15 +1656,12 @@ fn second_step(
         // The transposed order was listed from the other first step.
         return true;
     }
-    if st.captured > 0 || (st.to == HOME && !ctx.plain_home) {
+    if ctx.leaves_plain(&st) {
         let mut s = node.state(ctx);
         s.groups = groups;
         return child(ctx, &s, play, st);
     }
-    let code = node
-        .code
-        .wrapping_sub(PIECE_CODES[st.from as usize])
-        .wrapping_add(PIECE_CODES[st.to as usize]);
+    let code = moved_code(node.code, st.from, st.to);
     let score = plain_score(ctx, [0; 4]);
     record_scored_then(ctx, score, Plain::key(code, [0; 4]), play, st);
     true
