@@ -509,22 +509,18 @@ impl RaceSystem {
     fn mark_groups(&self, s: &mut RaceState) {
         let seat = s.turn as usize & 3;
         let p = s.pieces[seat];
-        // The usual case first: sorted pieces on distinct squares, no blockade ages (pieces on
-        // one square are neighbours once sorted).
+        let sorted = p[0] <= p[1] && p[1] <= p[2] && p[2] <= p[3];
+        // Sorted, pieces on one square are neighbours: the usual roll, no shared square, needs
+        // neither groups nor a sort.
         let shares = |i: usize| p[i] == p[i + 1] && p[i] != NEST && p[i] != HOME;
-        if p[0] <= p[1]
-            && p[1] <= p[2]
-            && p[2] <= p[3]
-            && !(shares(0) || shares(1) || shares(2))
-            && s.ages[seat] == [0; PIECES]
-        {
+        let ageless = s.ages[seat] == [0; PIECES];
+        if sorted && ageless && !(shares(0) || shares(1) || shares(2)) {
             s.groups = [0; PIECES];
             return;
         }
         // Built locally and stored once: the search reads the groups back as one word.
         let mut groups = [0u8; PIECES];
         if self.rules.blockade_no_joint_move {
-            let p = s.pieces[seat];
             let mut next = 1;
             for i in 0..PIECES {
                 if p[i] == NEST || p[i] == HOME || groups[i] != 0 {
@@ -544,9 +540,7 @@ impl RaceSystem {
             }
         }
         s.groups = groups;
-        let p = s.pieces[seat];
-        let sorted = p[0] <= p[1] && p[1] <= p[2] && p[2] <= p[3];
-        if groups != [0; PIECES] || s.ages[seat] != [0; PIECES] || !sorted {
+        if groups != [0; PIECES] || !ageless || !sorted {
             s.sort_seat(seat, true);
         }
     }
