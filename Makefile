@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 # Rust test binaries that embed Python must load this interpreter's libpython (TOOLCHAIN.md #3).
 PY_LIBDIR := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("LIBDIR"))' 2>/dev/null)
 
-.PHONY: all setup run test lint test-rust test-cross test-crosscheck bench venv clean
+.PHONY: all setup run test lint test-self-contained test-rust test-cross test-crosscheck bench venv clean
 
 all: test
 
@@ -27,12 +27,16 @@ setup: venv python-dev
 run: setup analysis
 
 ## Every test: Rust (unit, integration, property, doc), C and C++ (valgrind), Python.
-test: lint test-rust test-c test-python test-cross test-crosscheck
+test: lint test-self-contained test-rust test-c test-python test-cross test-crosscheck
 	@echo "make test: all suites passed"
 
 lint:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+
+## The repository names no path outside itself (docs/RULES.md is its rules text).
+test-self-contained:
+	bash tests/check_self_contained.sh
 
 test-rust:
 	LD_LIBRARY_PATH=$(PY_LIBDIR) $(CARGO) test --workspace

@@ -35,8 +35,8 @@
 //! Two distinct positions of one roll sharing a key is a 2^-64 event per pair.
 
 use super::{
-    BRANCH, BonusObligation, BonusOrder, ENTRY, HOME, HOME_PATH, LAP, LAP_BRANCH, NEST, Occ,
-    PIECES, Phase, RaceState, RaceSystem, count_left, place_moved_piece, remove_pair, remove_value,
+    BRANCH, BonusObligation, BonusOrder, ENTRY, HOME, HOME_PATH, LAP, LAP_END, NEST, Occ, PIECES,
+    Phase, RaceState, RaceSystem, count_left, place_moved_piece, remove_pair, remove_value,
 };
 use crate::board;
 use crate::play::{MAX_STEPS, Play, PlayList, Step, StepKind};
@@ -264,6 +264,7 @@ const SMALL_DEDUP: usize = 12;
 const NO_POS: u8 = u8::MAX;
 
 /// Where a piece at `p` stands after `k` steps; `home_route` chooses the home path at a branch.
+/// (A move is shorter than a lap: at most one branch square and one entry square lie ahead.)
 #[inline]
 pub(super) fn pos_after(p: u8, k: u8, home_route: bool) -> u8 {
     let t = p as u16 + k as u16;
@@ -273,19 +274,22 @@ pub(super) fn pos_after(p: u8, k: u8, home_route: bool) -> u8 {
         } else if home_route {
             if t <= HOME as u16 { t as u8 } else { NO_POS }
         } else {
-            // Past the branch on round: 65 -> 73.
-            (t + (LAP - BRANCH - 1) as u16) as u8
+            // Past the branch on round: 65 -> 73 ... 68 -> 76, then 69 -> 1 (the entry square).
+            let past = t - BRANCH as u16;
+            if past <= (LAP_END - BRANCH - 8) as u16 {
+                (past + (LAP - 1) as u16) as u8
+            } else {
+                (past - (LAP_END - LAP + 1) as u16) as u8
+            }
         }
     } else if p < HOME {
         if t <= HOME as u16 { t as u8 } else { NO_POS }
-    } else if p >= LAP {
-        if t <= LAP_BRANCH as u16 {
+    } else if (LAP..=LAP_END).contains(&p) {
+        // On to the entry square and the first-lap numbers (no branch square within reach).
+        if t <= LAP_END as u16 {
             t as u8
-        } else if home_route {
-            let h = t - (LAP_BRANCH as u16 + 1) + 65;
-            if h <= HOME as u16 { h as u8 } else { NO_POS }
         } else {
-            (t - (LAP_BRANCH as u16 + 1) + LAP as u16) as u8
+            (t - LAP_END as u16) as u8
         }
     } else {
         NO_POS
@@ -432,8 +436,9 @@ const fn to_branch() -> [u8; 256] {
     while p < 256 {
         if p <= BRANCH as usize {
             t[p] = BRANCH - p as u8;
-        } else if p >= LAP as usize && p <= LAP_BRANCH as usize {
-            t[p] = LAP_BRANCH - p as u8;
+        } else if p >= LAP as usize && p <= LAP_END as usize {
+            // On to the entry square, then round to the branch square.
+            t[p] = LAP_END - p as u8 + BRANCH;
         }
         p += 1;
     }
@@ -572,8 +577,13 @@ fn generate_with(
             // reach one position with different bonus counts.
             // With a blockade turn limit two states that differ only in blockade ages can be
             // one position once `end_play` has renewed the ages, which the memo cannot see.
+            // With passing, plays that leave different values unplayed can leave one board.
             dedup: distinct
-                && (has_groups || !memoise || per_dice || sys.rules.blockade_turn_limit > 0),
+                && (has_groups
+                    || !memoise
+                    || per_dice
+                    || sys.rules.blockade_turn_limit > 0
+                    || sys.rules.pass_allowed),
             out,
             best: 0,
             start_values: s.n_left() as u8,
@@ -814,22 +824,29 @@ fn dfs(ctx: &mut Ctx, s: &RaceState, play: &mut Play, root: bool) -> bool {
     };
     let mut die_steps = false;
     let distinct = ctx.distinct;
-    for_each_die_step(
-        ctx,
-        &pieces,
-        &s.left,
-        &occ,
-        |i| distinct && same(i),
-        #[inline(always)]
-        |ctx, vi, st, route| {
-            die_steps = true;
-            any |= pruned_step(ctx, vi, st, route, prune, prune_root, |ctx, st| {
-                child(ctx, s, play, st)
-            });
-        },
-    );
-    // PAR-6: bonuses once no die can (usefully) be played; or at any time with `BonusOrder::Any`.
-    let bonus_time = sys.rules.bonus_order == BonusOrder::Any || !any || !die_steps;
+    // PAR-6: once a bonus was taken the dice are over; a value still left is forfeited.
+    let dice_over = sys.rules.bonus_order == BonusOrder::DiceFirst && s.bonuses_played > 0;
+    if !dice_over {
+        for_each_die_step(
+            ctx,
+            &pieces,
+            &s.left,
+            &occ,
+            |i| distinct && same(i),
+            #[inline(always)]
+            |ctx, vi, st, route| {
+                die_steps = true;
+                any |= pruned_step(ctx, vi, st, route, prune, prune_root, |ctx, st| {
+                    child(ctx, s, play, st)
+                });
+            },
+        );
+    }
+    // PAR-6: bonuses once no die can (usefully) be played, after which no die follows; at any
+    // time with `BonusOrder::Any`; with passing allowed the player may give up the dice left
+    // and take a bonus at once (O-F).
+    let bonus_time =
+        sys.rules.bonus_order == BonusOrder::Any || sys.rules.pass_allowed || !any || !die_steps;
     if bonus_time && (s.pending_capture > 0 || s.pending_home > 0) {
         let cb = sys.rules.capture_bonus;
         let hb = sys.rules.home_bonus;
@@ -1052,7 +1069,11 @@ fn record(ctx: &mut Ctx, s: &RaceState, play: &Play) -> bool {
     if among_best(ctx, score) {
         let key = if !ctx.dedup {
             0
-        } else if !ctx.has_groups && !ctx.per_dice && ctx.sys.rules.blockade_turn_limit == 0 {
+        } else if !ctx.has_groups
+            && !ctx.per_dice
+            && ctx.sys.rules.blockade_turn_limit == 0
+            && !ctx.sys.rules.pass_allowed
+        {
             generic_key(s, ctx.seat)
         } else {
             // The position as `end_play` leaves it: plays that differ only in P-D group marks or
@@ -1067,10 +1088,11 @@ fn record(ctx: &mut Ctx, s: &RaceState, play: &Play) -> bool {
                     r.sort_seat(k, false);
                 }
             }
-            if ctx.per_dice {
-                // The roll's bonus counters end with the play.
+            if ctx.per_dice || ctx.sys.rules.pass_allowed {
+                // The roll's values and bonus counters end with the play.
                 (r.pending_capture, r.pending_home) = (0, 0);
                 (r.bonuses_played, r.bonus_pips) = (0, 0);
+                r.left = [0; 4];
             }
             generic_key(&r, ctx.seat)
         };
@@ -1674,35 +1696,21 @@ mod tests {
     /// `pos_after` against the route rules spelled out case by case.
     #[test]
     fn pos_after_follows_the_routes() {
+        // One square at a time along the route.
         fn reference(p: u8, k: u8, home_route: bool) -> u8 {
-            let t = p as u16 + k as u16;
-            match p {
-                0..=BRANCH if t <= BRANCH as u16 => t as u8,
-                0..=BRANCH if home_route => {
-                    if t <= HOME as u16 {
-                        t as u8
-                    } else {
-                        NO_POS
-                    }
-                }
-                0..=BRANCH => (t + (LAP - BRANCH - 1) as u16) as u8,
-                HOME_PATH..HOME => {
-                    if t <= HOME as u16 {
-                        t as u8
-                    } else {
-                        NO_POS
-                    }
-                }
-                HOME => NO_POS,
-                _ if t <= LAP_BRANCH as u16 => t as u8,
-                _ if home_route => {
-                    let h = t - (LAP_BRANCH as u16 + 1) + HOME_PATH as u16;
-                    if h <= HOME as u16 { h as u8 } else { NO_POS }
-                }
-                _ => (t - (LAP_BRANCH as u16 + 1) + LAP as u16) as u8,
+            let mut q = p;
+            for _ in 0..k {
+                q = match q {
+                    HOME => return NO_POS,
+                    BRANCH if home_route => HOME_PATH,
+                    BRANCH => LAP,
+                    LAP_END => ENTRY,
+                    _ => q + 1,
+                };
             }
+            q
         }
-        for p in 0..=LAP_BRANCH {
+        for p in 0..=LAP_END {
             for k in [1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 20] {
                 for home_route in [true, false] {
                     assert_eq!(

@@ -9,12 +9,15 @@
 //! | 1..=64     | the track, first lap: 1 = own entry square, 64 = own branch square (E-5)  |
 //! | 65..=71    | the home path, 65 = its first square                                      |
 //! | 72         | home                                                                      |
-//! | 73..=140   | the track after passing the branch square (PAR-11): 73 = the square after |
-//! |            | the branch square, 140 = the branch square again                          |
+//! | 73..=76    | the four track squares between the branch square and the entry square,   |
+//! |            | reached only by going round (PAR-11); from 76 a piece goes on to 1        |
 //!
-//! From 64 or 140 a piece may step into the home path (65) or, when `go_round_again` is on, on
-//! round the track (73). Track position `p` is the square `p - 1` (first lap) or `p - 9`
-//! (mod 68, later laps) squares after the seat's entry square.
+//! Every track square has exactly one number, so a piece that went round stands on the same
+//! numbers as on its first lap: position `p` in `1..=64` is the square `p - 1` squares after the
+//! seat's entry square, and `73..=76` are the squares 64..=67 after it. From 64 a piece may step
+//! into the home path (65) or, when `go_round_again` is on, on round the track (73). The older
+//! numbering of later laps, `77..=140` for the squares `1..=64`, is read as `p - 76` by the
+//! position notation ([`normalize_position`]) and written in the one number.
 //!
 //! A sum-of-five entry (1+4, 2+3) is one [`StepKind::Enter`] step with `value` 5 that spends both
 //! dice; an entry with a die showing five is the same step spending that die (the two cannot both
@@ -30,6 +33,7 @@
 
 mod generate;
 mod notation;
+pub mod reference;
 mod rules;
 
 pub use rules::{BonusObligation, BonusOrder, RaceRules};
@@ -51,10 +55,12 @@ pub const BRANCH: u8 = 64;
 pub const HOME_PATH: u8 = 65;
 /// Home.
 pub const HOME: u8 = 72;
-/// The first square after the branch square on a later lap (PAR-11).
+/// The first square after the branch square, reached by going round (PAR-11).
 pub const LAP: u8 = 73;
-/// The branch square reached again on a later lap.
-pub const LAP_BRANCH: u8 = 140;
+/// The last square before the entry square (reached only by going round); the next is [`ENTRY`].
+pub const LAP_END: u8 = 76;
+/// The largest position of the older numbering of later laps (`77..=140` = `1..=64`).
+const OLD_LAP_END: u8 = 140;
 /// The largest bonus an option may give (keeps a bonus shorter than one lap).
 pub const MAX_BONUS: u8 = 40;
 
@@ -217,13 +223,43 @@ impl RaceState {
         // Test before writing: reading the ages back right after a byte store into them stalls
         // the store forwarding (a measurable share of the search).
         let plain = self.groups == [0; PIECES] && self.ages[seat] == [0; PIECES];
-        self.pieces[seat][idx] = to;
         if !plain {
-            self.ages[seat][idx] = 0;
+            self.carry_age(seat, idx, to);
+            self.pieces[seat][idx] = to;
             self.sort_seat(seat, true);
             return;
         }
+        self.pieces[seat][idx] = to;
         place_moved_piece(&mut self.pieces[seat], idx);
+    }
+
+    /// Blockade ages belong to the square (`blockade_turn_limit`), so that the pieces on one
+    /// square stay interchangeable: piece `idx` of `seat`, about to move to `to`, takes the age of
+    /// the own pieces there (0 where there are none), and a piece it leaves alone loses its age.
+    fn carry_age(&mut self, seat: usize, idx: usize, to: u8) {
+        let p = self.pieces[seat];
+        let from = p[idx];
+        let mut age = 0;
+        let mut alone = None;
+        let mut staying = 0;
+        for (j, &q) in p.iter().enumerate() {
+            if j == idx {
+                continue;
+            }
+            if q == to && to != HOME && to != NEST {
+                age = self.ages[seat][j];
+            }
+            if q == from {
+                staying += 1;
+                alone = Some(j);
+            }
+        }
+        self.ages[seat][idx] = age;
+        if staying == 1
+            && let Some(j) = alone
+        {
+            self.ages[seat][j] = 0;
+        }
     }
 
     /// Sorts a seat's pieces by (position, group, age), keeping ages and groups with them.
@@ -323,8 +359,26 @@ fn place_moved_piece(p: &mut [u8; PIECES], idx: usize) {
 fn steps_to_home(p: u8) -> Option<u32> {
     match p {
         1..=71 => Some((HOME - p) as u32),
-        LAP..=LAP_BRANCH => Some((LAP_BRANCH - p) as u32 + (HOME - BRANCH) as u32),
+        // On to the entry square, round to the branch square, then the home path.
+        LAP..=LAP_END => Some((LAP_END - p) as u32 + BRANCH as u32 + (HOME - BRANCH) as u32),
         _ => None,
+    }
+}
+
+/// The one number of a position (see the module docs): the older numbering of a later lap,
+/// `77..=140`, stands for the same squares as `1..=64`; every other value is returned as is.
+///
+/// ```
+/// use pachisi::race::normalize_position;
+/// assert_eq!(normalize_position(81), 5);
+/// assert_eq!(normalize_position(140), 64);
+/// assert_eq!(normalize_position(75), 75);
+/// ```
+pub fn normalize_position(p: u8) -> u8 {
+    if p > LAP_END && p <= OLD_LAP_END {
+        p - (LAP_END)
+    } else {
+        p
     }
 }
 
@@ -348,11 +402,11 @@ impl RaceSystem {
         for seat in 0..seats {
             let sd = board::side_of_seat(seat, seats);
             side[seat as usize] = sd;
-            for pos in 0..=LAP_BRANCH {
+            for pos in 0..=LAP_END {
                 slot[seat as usize][pos as usize] = match pos {
                     1..=BRANCH => board::square_at(sd, (pos - 1) as u32),
                     HOME_PATH..=71 => 68 + sd * 7 + (pos - HOME_PATH),
-                    LAP..=LAP_BRANCH => board::square_at(sd, (pos - 9) as u32),
+                    LAP..=LAP_END => board::square_at(sd, (pos - 9) as u32),
                     _ => NO_SLOT,
                 };
             }
@@ -454,8 +508,8 @@ impl RaceSystem {
                 s.remove_value(step.value);
             }
         }
+        s.carry_age(seat, idx, step.to);
         s.pieces[seat][idx] = step.to;
-        s.ages[seat][idx] = 0;
         if step.captured > 0 {
             let sq = self.slot_of(seat, step.to);
             for other in 0..self.seats as usize {
@@ -760,7 +814,8 @@ impl RuleSystem for RaceSystem {
                 index: pos - HOME_PATH,
             },
             HOME => Place::Home { side },
-            LAP..=LAP_BRANCH => Place::Track {
+            // The older numbering of later laps (`77..=140`) names the same squares.
+            LAP..=OLD_LAP_END => Place::Track {
                 square: board::square_at(side, (pos - 9) as u32) % TRACK_LEN,
             },
             _ => Place::Nest { side },

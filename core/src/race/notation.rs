@@ -4,7 +4,10 @@
 //! `0:0,0,1,20 1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:0 doubles:0`.
 //! - `<seat>:a,b,c,d` — the four pieces of each seat in play (seat-relative coordinates, see the
 //!   module docs of [`crate::race`]: 0 nest, 1 entry square ... 64 branch square, 65..71 home
-//!   path, 72 home, 73..140 a later lap), every seat `0..seats` exactly once;
+//!   path, 72 home, 73..76 the squares before the entry square, reached by going round; the
+//!   older numbering 77..140 of a later lap is read as the same squares 1..64), every seat
+//!   `0..seats` exactly once; a seat's pieces may be listed in any order and are written back
+//!   in ascending order;
 //! - `turn:<seat>` and `doubles:<n>` (doubles rolled in a row by that seat);
 //! - only while a roll is being played: `roll:<a>-<b>`, `left:<values>` (values still to play,
 //!   may be empty), `bonus:<values>` (pending bonuses), `played:<count>/<pips>` (bonuses played
@@ -15,7 +18,7 @@
 //! entry square), `<value>:<from>-<to>` (a die value moves a piece), `+<value>:<from>-<to>` (a
 //! bonus); a trailing `*` marks a capture. The empty play is `pass`.
 
-use super::{HOME, LAP, NEST, PIECES, Phase, RaceState, RaceSystem};
+use super::{HOME, LAP, LAP_END, NEST, PIECES, Phase, RaceState, RaceSystem, normalize_position};
 use crate::play::{Play, StepKind};
 use crate::system::{Orders, RuleSystem};
 use crate::{Error, Result};
@@ -213,7 +216,19 @@ pub(super) fn parse_position(sys: &RaceSystem, text: &str) -> Result<RaceState> 
     if (0..n).any(|k| s.pieces[k].iter().all(|&p| p == HOME)) {
         s.phase = Phase::Over;
     }
+    // One number per square (the older numbering of a later lap only with going round on, the
+    // only way there), and each seat's pieces in the order the engine keeps them.
+    if sys.rules.go_round_again {
+        for seat in 0..n {
+            for p in &mut s.pieces[seat] {
+                *p = normalize_position(*p);
+            }
+        }
+    }
     validate(sys, &s)?;
+    for seat in 0..n {
+        s.sort_seat(seat, seat == s.turn as usize && s.phase == Phase::Decision);
+    }
     Ok(s)
 }
 
@@ -232,7 +247,7 @@ pub(super) fn validate(sys: &RaceSystem, s: &RaceState) -> Result<()> {
     }
     for seat in 0..n {
         for &p in &s.pieces[seat] {
-            if p > super::LAP_BRANCH || (p >= LAP && !r.go_round_again) {
+            if p > LAP_END || (p >= LAP && !r.go_round_again) {
                 return bad(format!(
                     "seat {seat}: position {p} does not exist under these rules"
                 ));
@@ -243,6 +258,12 @@ pub(super) fn validate(sys: &RaceSystem, s: &RaceState) -> Result<()> {
             if s.ages[seat][i] != 0 && (r.blockade_turn_limit == 0 || p == NEST || p == HOME) {
                 return bad(format!(
                     "seat {seat}: a blockade age on a piece not in a blockade"
+                ));
+            }
+            // The age is the blockade's: the pieces on one square share it.
+            if (0..PIECES).any(|j| s.pieces[seat][j] == p && s.ages[seat][j] != s.ages[seat][i]) {
+                return bad(format!(
+                    "seat {seat}: the pieces on square {p} have different blockade ages"
                 ));
             }
         }

@@ -57,13 +57,14 @@ pub enum BonusOrder {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum BonusObligation {
-    /// The literal P-C (the default): among all plays kept for the dice, keep those that play the
+    /// The literal reading of P-C: among all plays kept for the dice, keep those that play the
     /// most bonuses, then the most bonus pips. A capture (or reaching home) is then compulsory
     /// whenever the bonus it earns can be played.
     MostBonuses,
-    /// The dice part is maximised as in P-C (P-D, most values, most pips); the bonuses are then
-    /// maximised separately after each distinct dice part (the position the dice lead to), so a
-    /// dice play that captures nothing stays legal. Needs `bonus_order: "dice-first"`.
+    /// P-C as revised (the default of both presets): the dice part is maximised (P-D, most
+    /// values, most pips); the bonuses are then maximised separately after each distinct dice
+    /// part (the position the dice lead to), so capturing is a choice, and a bonus once earned
+    /// must be played whole if any piece can. Needs `bonus_order: "dice-first"`.
     PerDicePlay,
 }
 
@@ -119,9 +120,10 @@ pub struct RaceRules {
     /// A bonus move that itself captures or reaches home earns a further bonus (P-C).
     #[serde(deserialize_with = "named::bonuses_chain")]
     pub bonuses_chain: bool,
-    /// Whether the bonuses count in choosing among the dice plays (P-C: `"most-bonuses"`, so a
-    /// capture whose bonus can be played is compulsory) or are maximised only after the dice
-    /// play the player chose (`"per-dice-play"`: capturing stays a choice).
+    /// Whether the bonuses are maximised only after the dice play the player chose
+    /// (`"per-dice-play"`, the default: capturing is a choice, P-C) or count in choosing among
+    /// the dice plays (`"most-bonuses"`, the literal reading: a capture whose bonus can be
+    /// played is compulsory).
     #[serde(deserialize_with = "named::bonus_obligation")]
     pub bonus_obligation: BonusObligation,
     /// Two own pieces may share a square and form a blockade that nobody passes (PAR-10, ONL-6).
@@ -176,7 +178,7 @@ impl RaceRules {
             home_bonus: 10,
             bonus_order: BonusOrder::DiceFirst,
             bonuses_chain: true,
-            bonus_obligation: BonusObligation::MostBonuses,
+            bonus_obligation: BonusObligation::PerDicePlay,
             blockades: true,
             blockade_no_joint_move: true,
             blockade_turn_limit: 0,
@@ -208,7 +210,7 @@ impl RaceRules {
             home_bonus: 0,
             bonus_order: BonusOrder::DiceFirst,
             bonuses_chain: true,
-            bonus_obligation: BonusObligation::MostBonuses,
+            bonus_obligation: BonusObligation::PerDicePlay,
             blockades: true,
             blockade_no_joint_move: false,
             blockade_turn_limit: 0,
@@ -257,9 +259,10 @@ impl RaceRules {
             && self.bonus_order == BonusOrder::Any
         {
             return bad(
-                "`bonus_obligation: \"per-dice-play\"` needs `bonus_order: \"dice-first\"` (when \
-                 bonuses may come between the dice, a die step may depend on an earlier bonus, so \
-                 a play has no bonus-free dice part to maximise the bonuses after)"
+                "`bonus_obligation: \"per-dice-play\"` (the default) needs `bonus_order: \
+                 \"dice-first\"`: when bonuses may come between the dice, a die step may depend on \
+                 an earlier bonus, so a play has no bonus-free dice part to maximise the bonuses \
+                 after; with `bonus_order: \"any\"` set `bonus_obligation: \"most-bonuses\"`"
                     .into(),
             );
         }

@@ -1,0 +1,304 @@
+//! The fast Parcheesi / Online Pachisi generator against the reference generator
+//! (`pachisi::race::reference`, written from docs/RULES.md): the same set of boards, one play per
+//! board, every listed play's notation one the reference gives for its board, notations distinct
+//! between boards and parsing back to their play (PAR-*, P-*, ONL-*, O-*).
+//!
+//! Positions: random games' chance nodes under each option set, every roll (21), plus synthetic
+//! crowded positions (blockades, pieces at the branch square, in the home path and on the squares
+//! reached only by going round). `REFERENCE_ROLLS` sets how many position-rolls per option set
+//! (`make test-reference-long` runs a million in all).
+
+#[path = "common/walk.rs"]
+#[allow(dead_code)]
+mod walk;
+
+use pachisi::dice::rng_from_seed;
+use pachisi::race::{RaceRules, RaceState, RaceSystem, reference};
+use pachisi::{Node, Orders, Play, Roll, RuleSystem, SystemRules};
+use rand::RngExt;
+use std::collections::{BTreeMap, BTreeSet};
+
+type Board = reference::Board;
+
+/// Option sets: both presets, and from each every boolean flipped and every enum value, where
+/// the combination is valid.
+fn option_sets() -> Vec<(String, RaceRules)> {
+    let mut out = Vec::new();
+    for (name, base) in [
+        ("parcheesi", RaceRules::parcheesi()),
+        ("pachisi-online", RaceRules::online()),
+    ] {
+        out.push((name.to_string(), base.clone()));
+        let mut add = |what: &str, f: &dyn Fn(&mut RaceRules)| {
+            let mut r = base.clone();
+            f(&mut r);
+            if r.validate().is_ok() && r != base {
+                out.push((format!("{name} {what}"), r));
+            }
+        };
+        add("enter_with_sum flipped", &|r| r.enter_with_sum ^= true);
+        add("doubles_bottom_faces flipped", &|r| {
+            r.doubles_bottom_faces ^= true
+        });
+        add("doubles_extra_roll off", &|r| {
+            r.doubles_extra_roll = false;
+            r.third_doubles_penalty = false;
+        });
+        add("capture flipped", &|r| r.capture ^= true);
+        add("bonuses_chain flipped", &|r| r.bonuses_chain ^= true);
+        add("most-bonuses", &|r| {
+            r.bonus_obligation = pachisi::race::BonusObligation::MostBonuses
+        });
+        add("bonus order any", &|r| {
+            r.bonus_order = pachisi::race::BonusOrder::Any;
+            r.bonus_obligation = pachisi::race::BonusObligation::MostBonuses;
+        });
+        add("blockades off", &|r| {
+            r.blockades = false;
+            r.blockade_no_joint_move = false;
+            r.blockade_turn_limit = 0;
+        });
+        add("blockade_no_joint_move flipped", &|r| {
+            r.blockade_no_joint_move ^= true
+        });
+        add("blockade turn limit 2", &|r| r.blockade_turn_limit = 2);
+        add("three per square, limit 1", &|r| {
+            r.max_pieces_per_square = 3;
+            r.blockade_turn_limit = 1;
+        });
+        add("safe_squares flipped", &|r| r.safe_squares ^= true);
+        add("entry_capture flipped", &|r| r.entry_capture ^= true);
+        add("go_round_again flipped", &|r| r.go_round_again ^= true);
+        add("pass_allowed flipped", &|r| r.pass_allowed ^= true);
+        add("bonuses 10 and 10", &|r| {
+            r.capture_bonus = 10;
+            r.home_bonus = 10;
+        });
+        add("two seats", &|r| r.seats = 2);
+        add("three seats", &|r| r.seats = 3);
+    }
+    out
+}
+
+fn board_of(s: &RaceState, seats: u8) -> Board {
+    let mut b: Board = ([[0; 4]; 4], [[0; 4]; 4]);
+    for seat in 0..seats {
+        b.0[seat as usize] = s.pieces(seat);
+        b.1[seat as usize] = s.blockade_ages(seat);
+    }
+    b
+}
+
+/// Compares the two generators at the decision node `s`; the error names the position.
+fn compare(sys: &RaceSystem, s: &RaceState) -> Result<(), String> {
+    let here = || sys.format_position(s);
+    let mut fast: Vec<Play> = Vec::new();
+    sys.generate(s, Orders::Distinct, &mut fast);
+    let reference = reference::legal_plays(sys, s);
+    let mut by_board: BTreeMap<Board, BTreeSet<String>> = BTreeMap::new();
+    for p in &reference {
+        by_board
+            .entry(p.board)
+            .or_default()
+            .insert(sys.format_play(s, &p.play));
+    }
+    // A notation names one board only (issue: two plays, one notation).
+    let mut owner: BTreeMap<&String, &Board> = BTreeMap::new();
+    for (b, texts) in &by_board {
+        for t in texts {
+            if let Some(other) = owner.insert(t, b)
+                && other != b
+            {
+                return Err(format!("{}: `{t}` reaches two boards", here()));
+            }
+        }
+    }
+    let mut seen: BTreeSet<Board> = BTreeSet::new();
+    let mut texts: BTreeSet<String> = BTreeSet::new();
+    for p in &fast {
+        let mut t = *s;
+        for st in p.steps() {
+            sys.apply_step(&mut t, st);
+        }
+        sys.end_play(&mut t, p.steps());
+        let b = board_of(&t, sys.seats());
+        let text = sys.format_play(s, p);
+        if !seen.insert(b) {
+            return Err(format!("{}: two plays reach one board (`{text}`)", here()));
+        }
+        let Some(ok) = by_board.get(&b) else {
+            return Err(format!(
+                "{}: `{text}` is not legal by the reference (legal: {:?})",
+                here(),
+                by_board.values().collect::<Vec<_>>()
+            ));
+        };
+        if !ok.contains(&text) {
+            return Err(format!(
+                "{}: `{text}` reaches a legal board, but the reference reaches it by {ok:?}",
+                here()
+            ));
+        }
+        if !texts.insert(text.clone()) {
+            return Err(format!("{}: `{text}` is listed twice", here()));
+        }
+        match sys.parse_play(s, &text) {
+            Ok(q) if q == *p => {}
+            other => return Err(format!("{}: `{text}` parses to {other:?}", here())),
+        }
+    }
+    if seen.len() != by_board.len() {
+        let missing: Vec<&BTreeSet<String>> = by_board
+            .iter()
+            .filter(|(b, _)| !seen.contains(*b))
+            .map(|(_, t)| t)
+            .collect();
+        return Err(format!("{}: the fast generator misses {missing:?}", here()));
+    }
+    Ok(())
+}
+
+/// Every roll from the chance node `s`.
+fn each_roll(sys: &RaceSystem, s: &RaceState, mut f: impl FnMut(&RaceState)) {
+    for a in 1..=6u8 {
+        for b in a..=6u8 {
+            let mut t = *s;
+            sys.begin_roll(&mut t, Roll::Dice([a, b]));
+            if sys.node(&t) == Node::Decision {
+                f(&t);
+            }
+        }
+    }
+}
+
+/// Chance nodes of random games (uniformly random plays).
+fn random_chance_nodes(sys: &RaceSystem, games: u64, seed: u64, every: usize) -> Vec<RaceState> {
+    let mut out = Vec::new();
+    let mut k = 0;
+    walk::for_each_decision(sys, games, 2_000, seed, |s| {
+        k += 1;
+        if k % every == 0 {
+            // The chance node before this roll: same board, no roll.
+            let mut c = *s;
+            let text = sys.format_position(s);
+            let chance: String = text
+                .split_whitespace()
+                .filter(|t| {
+                    !["roll:", "left:", "bonus:", "played:", "group:"]
+                        .iter()
+                        .any(|k| t.starts_with(k))
+                })
+                .collect::<Vec<_>>()
+                .join(" ");
+            if let Ok(p) = sys.parse_position(&chance) {
+                c = p;
+            }
+            if sys.node(&c) == Node::Chance {
+                out.push(c);
+            }
+        }
+    });
+    out
+}
+
+/// Crowded synthetic positions: pieces drawn near one another, around the branch square, in the
+/// home path, on the going-round squares; invalid draws are skipped.
+fn synthetic_chance_nodes(sys: &RaceSystem, n: usize, seed: u64) -> Vec<RaceState> {
+    let mut rng = rng_from_seed(seed);
+    let seats = sys.seats();
+    let limit = sys.rules().blockade_turn_limit;
+    let mut out = Vec::new();
+    let mut tries = 0;
+    while out.len() < n && tries < n * 200 {
+        tries += 1;
+        let centre: u8 = rng.random_range(1..=76);
+        let mut text = String::new();
+        for seat in 0..seats {
+            let mut ps = Vec::new();
+            for _ in 0..4 {
+                let p: u8 = match rng.random_range(0..10) {
+                    0 => 0,
+                    1 => 72,
+                    2 => rng.random_range(58..=76),
+                    3 => rng.random_range(65..=71),
+                    _ => {
+                        let d: i16 = rng.random_range(-6..=6);
+                        (centre as i16 + d).clamp(1, 76) as u8
+                    }
+                };
+                ps.push(p.to_string());
+            }
+            text.push_str(&format!("{seat}:{} ", ps.join(",")));
+        }
+        let turn = rng.random_range(0..seats);
+        text.push_str(&format!("turn:{turn} doubles:0"));
+        if limit > 0 && rng.random_bool(0.5) {
+            // Blockade ages on the mover's blockades.
+            if let Ok(s) = sys.parse_position(&text) {
+                let p = s.pieces(turn);
+                let age: u8 = rng.random_range(1..=limit + 1);
+                let ages: Vec<String> = (0..4)
+                    .map(|i| {
+                        let shared = p[i] != 0
+                            && p[i] != 72
+                            && p.iter().filter(|&&q| q == p[i]).count() >= 2;
+                        if shared { age } else { 0 }.to_string()
+                    })
+                    .collect();
+                text.push_str(&format!(" age{turn}:{}", ages.join(",")));
+            }
+        }
+        if let Ok(s) = sys.parse_position(&text)
+            && sys.node(&s) == Node::Chance
+        {
+            out.push(s);
+        }
+    }
+    out
+}
+
+fn rolls_per_set() -> usize {
+    std::env::var("REFERENCE_ROLLS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Runs the comparison on random and synthetic positions of every option set; `budget` is the
+/// number of position-rolls per option set (half random, half synthetic).
+fn run(budget: usize) {
+    let mut failures = Vec::new();
+    let mut total = 0;
+    for (name, rules) in option_sets() {
+        let sys = rules.build().unwrap();
+        let chance_nodes = budget.div_ceil(21);
+        let random = random_chance_nodes(&sys, 1 + chance_nodes as u64 / 40, 7, 3);
+        let synthetic = synthetic_chance_nodes(&sys, chance_nodes / 2 + 1, 11);
+        let mut count = 0;
+        for s in random
+            .iter()
+            .take(chance_nodes - chance_nodes / 2)
+            .chain(synthetic.iter())
+        {
+            each_roll(&sys, s, |t| {
+                count += 1;
+                if let Err(e) = compare(&sys, t)
+                    && failures.len() < 20
+                {
+                    failures.push(format!("[{name}] roll {:?}: {e}", t.dice()));
+                }
+            });
+        }
+        total += count;
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    eprintln!("{total} position-rolls agree");
+}
+
+/// At least 20,000 position-rolls for the system in `cargo test`.
+#[test]
+fn fast_generator_agrees_with_the_reference() {
+    let sets = option_sets().len();
+    let budget = rolls_per_set().max(20_000 / sets + 1);
+    run(budget);
+}
