@@ -196,6 +196,8 @@ struct Scratch {
     /// Per recorded play with `bonus_obligation: "per-dice-play"`: (dice part key, bonus score,
     /// blockade-limit flag).
     dice_parts: Vec<(u64, u64, u64)>,
+    /// (dice part key, bonus score) sorted, for `keep_best_bonuses_per_dice_part`.
+    part_best: Vec<(u64, u64)>,
     /// The play being built (empty between searches; kept here to skip its initialisation).
     play: Play,
     /// Each seat's occupancy masks from the last generation (see [`SeatMasks`]).
@@ -475,6 +477,7 @@ struct Ctx<'a> {
     /// step is taken.
     dice_key: u64,
     dice_parts: &'a mut Vec<(u64, u64, u64)>,
+    part_best: &'a mut Vec<(u64, u64)>,
     /// The position searched (the plain search rebuilds full states from it).
     root: RaceState,
     /// Whether reaching home is a plain step (no home bonus to play).
@@ -484,6 +487,10 @@ struct Ctx<'a> {
     /// One bit per listed play's key ([`key_bit`]): a key whose bit is clear is not listed, and
     /// needs no scan (a scan's data-dependent end was a frequently mispredicted branch).
     listed_bits: u64,
+    /// Per dice play: a play of the general search (which may carry bonuses) is listed among the
+    /// best; without one, every listed play is its own dice part with no bonus, and the final
+    /// filtering and deduplication have nothing to do.
+    general_listed: bool,
 }
 
 impl Ctx<'_> {
@@ -533,6 +540,7 @@ fn with_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
             table: Vec::with_capacity(64),
             keys: Vec::with_capacity(64),
             dice_parts: Vec::new(),
+            part_best: Vec::new(),
             play: Play::new(),
             seat_masks: [SeatMasks::default(); 4],
             list: PlayList::new(),
@@ -596,11 +604,13 @@ fn generate_with(
             per_dice,
             dice_key: 0,
             dice_parts: &mut scratch.dice_parts,
+            part_best: &mut scratch.part_best,
             others: others_occupancy(sys, s, seat, &mut scratch.seat_masks),
             root: *s,
             plain_home: sys.rules.home_bonus == 0,
             late_dedup: false,
             listed_bits: 0,
+            general_listed: false,
         };
         let play = &mut scratch.play;
         // Empty unless a search was interrupted by a panic.
@@ -613,7 +623,6 @@ fn generate_with(
         let two_values = distinct && s.n_left() == 2 && s.left[0] != s.left[1];
         let plain_root = (!has_groups || two_values)
             && s.ages[seat] == [0; PIECES]
-            && !per_dice
             && !sys.rules.pass_allowed
             && s.pending_capture == 0
             && s.pending_home == 0
@@ -628,10 +637,11 @@ fn generate_with(
         } else {
             dfs(&mut ctx, s, play, true);
         }
-        if ctx.per_dice {
+        if ctx.per_dice && ctx.general_listed {
             keep_best_bonuses_per_dice_part(&mut ctx);
         }
-        if ctx.dedup && (ctx.per_dice || ctx.late_dedup) && ctx.out.len() > 1 {
+        let late = (ctx.per_dice && ctx.general_listed) || ctx.late_dedup;
+        if ctx.dedup && late && ctx.out.len() > 1 {
             // Orders reaching one position (and states differing only in P-D group marks) are
             // one play.
             let table = &mut scratch.table;
@@ -863,7 +873,6 @@ fn dfs(ctx: &mut Ctx, s: &RaceState, play: &mut Play, root: bool) -> bool {
         let last_bonus = n == 0
             && !ctx.has_groups
             && sys.rules.blockade_turn_limit == 0
-            && !ctx.per_dice
             && !sys.rules.pass_allowed
             && s.ages[seat] == [0; PIECES]
             && s.pending_capture as u16 + s.pending_home as u16 == 1;
@@ -879,6 +888,13 @@ fn dfs(ctx: &mut Ctx, s: &RaceState, play: &mut Play, root: bool) -> bool {
                 after.bonus_pips += v as u16;
                 after.pieces[seat] = [0; PIECES];
                 let score = leaf_score(ctx, &after);
+                if ctx.per_dice {
+                    // Keyed as `record` keys a play per dice part: the roll's counters cleared.
+                    (after.bonuses_played, after.bonus_pips) = (0, 0);
+                    if s.bonuses_played == 0 {
+                        ctx.dice_key = dice_part_key(s);
+                    }
+                }
                 Some((score, hash_state(&after), pieces_code(&pieces)))
             } else {
                 None
@@ -900,6 +916,20 @@ fn dfs(ctx: &mut Ctx, s: &RaceState, play: &mut Play, root: bool) -> bool {
                         {
                             let code = moved_code(code, p, d);
                             let key = combine_key(rest, code);
+                            let st = step(seat, pi, p, d, v, 0, StepKind::Bonus);
+                            any = true;
+                            if ctx.per_dice {
+                                // Listed with its dice part (a position reached twice is
+                                // dropped at the end, so no memo entry).
+                                let bonus = (s.bonuses_played as u64 + 1) << 24
+                                    | (s.bonus_pips as u64 + v as u64) << 8;
+                                if among_best(ctx, score) && lists_key(ctx, key) {
+                                    ctx.out.push_then(play.steps(), st);
+                                    ctx.dice_parts.push((ctx.dice_key, bonus, 1));
+                                    ctx.general_listed = true;
+                                }
+                                continue;
+                            }
                             if ctx.memoise {
                                 // The same memo entry `child` would use for this position.
                                 if let Some(known) = ctx.memo.get(key) {
@@ -908,14 +938,12 @@ fn dfs(ctx: &mut Ctx, s: &RaceState, play: &mut Play, root: bool) -> bool {
                                 }
                                 ctx.memo.insert(key, true);
                             }
-                            let st = step(seat, pi, p, d, v, 0, StepKind::Bonus);
                             record_scored_then(ctx, score, key, play, st);
-                            any = true;
                             continue;
                         }
                         if ctx.per_dice && s.bonuses_played == 0 {
                             // The first bonus: `s` is the position the dice part led to.
-                            ctx.dice_key = hash_state(s);
+                            ctx.dice_key = dice_part_key(s);
                         }
                         any |= child(ctx, s, play, step(seat, pi, p, d, v, c, StepKind::Bonus));
                     }
@@ -1098,8 +1126,9 @@ fn record(ctx: &mut Ctx, s: &RaceState, play: &Play) -> bool {
         };
         push_best(ctx, key, play);
         if ctx.per_dice {
+            ctx.general_listed = true;
             let key = if s.bonuses_played == 0 {
-                hash_state(s)
+                dice_part_key(s)
             } else {
                 ctx.dice_key
             };
@@ -1116,6 +1145,10 @@ fn record(ctx: &mut Ctx, s: &RaceState, play: &Play) -> bool {
 fn leaf_score(ctx: &Ctx, s: &RaceState) -> u64 {
     let values = (ctx.start_values as usize - s.n_left()) as u64;
     let pips = (ctx.start_pips - s.left.iter().sum::<u8>()) as u64;
+    if ctx.per_dice {
+        // The dice part only, as `record` scores it.
+        return values << 40 | pips << 32;
+    }
     values << 40 | pips << 32 | (s.bonuses_played as u64) << 24 | (s.bonus_pips as u64) << 8 | 1
 }
 
@@ -1128,6 +1161,7 @@ fn among_best(ctx: &mut Ctx, score: u64) -> bool {
         ctx.out.clear();
         ctx.keys.clear();
         ctx.listed_bits = 0;
+        ctx.general_listed = false;
         ctx.dice_parts.clear();
     }
     score == ctx.best
@@ -1138,6 +1172,17 @@ fn among_best(ctx: &mut Ctx, score: u64) -> bool {
 fn record_scored(ctx: &mut Ctx, score: u64, key: u64, play: &Play) {
     if among_best(ctx, score) {
         push_best(ctx, key, play);
+        plain_dice_part(ctx, key);
+    }
+}
+
+/// `bonus_obligation: "per-dice-play"`: the dice part of a play recorded by the plain search (or
+/// as a last bonus, which per-dice-play does not use). No bonus was earned, so no play with a
+/// bonus shares its dice part (that one captured or reached home), and its own key names it.
+#[inline(always)]
+fn plain_dice_part(ctx: &mut Ctx, key: u64) {
+    if ctx.per_dice {
+        ctx.dice_parts.push((key, 0, 1));
     }
 }
 
@@ -1146,6 +1191,7 @@ fn record_scored(ctx: &mut Ctx, score: u64, key: u64, play: &Play) {
 fn record_scored_then(ctx: &mut Ctx, score: u64, key: u64, play: &Play, last: Step) {
     if among_best(ctx, score) && lists_key(ctx, key) {
         ctx.out.push_then(play.steps(), last);
+        plain_dice_part(ctx, key);
     }
 }
 
@@ -1168,7 +1214,9 @@ fn push_best(ctx: &mut Ctx, key: u64, play: &Play) {
 #[inline(always)]
 fn lists_key(ctx: &mut Ctx, key: u64) -> bool {
     if ctx.dedup {
-        if !ctx.per_dice {
+        // Per dice play, a play of the general search may yet be dropped for its bonuses, so its
+        // position is looked up at the end; a plain play (no bonus, its own dice part) is kept.
+        if !ctx.per_dice || key & PLAIN_TAG != 0 {
             if ctx.keys.len() <= EARLY_DEDUP_MAX {
                 let bit = key_bit(key);
                 if ctx.listed_bits & bit != 0 && ctx.keys.contains(&key) {
@@ -1189,20 +1237,24 @@ fn lists_key(ctx: &mut Ctx, key: u64) -> bool {
 /// then, over all, those that open an expired blockade if any does.
 fn keep_best_bonuses_per_dice_part(ctx: &mut Ctx) {
     let parts = &*ctx.dice_parts;
+    // The best bonus score of each dice part that has a play with a bonus: sorted by key, the
+    // best first. A part with no such play keeps all its plays (all score 0), and so does a plain
+    // play (its own part).
+    let best = &mut *ctx.part_best;
+    best.clear();
+    best.extend(parts.iter().filter(|p| p.1 > 0).map(|p| (p.0, p.1)));
+    best.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
     let best_bonus = |key: u64| {
-        parts
-            .iter()
-            .filter(|p| p.0 == key)
-            .map(|p| p.1)
-            .max()
-            .unwrap_or(0)
+        let i = best.partition_point(|e| e.0 < key);
+        best.get(i).filter(|e| e.0 == key).map_or(0, |e| e.1)
     };
-    let keep_bonus: Vec<bool> = parts.iter().map(|p| p.1 == best_bonus(p.0)).collect();
-    let best_limit = parts
-        .iter()
-        .zip(&keep_bonus)
-        .filter(|(_, k)| **k)
-        .map(|(p, _)| p.2)
+    let keep_bonus = |i: usize| {
+        let (key, bonus, _) = parts[i];
+        key & PLAIN_TAG != 0 || best.is_empty() || bonus == best_bonus(key)
+    };
+    let best_limit = (0..parts.len())
+        .filter(|&i| keep_bonus(i))
+        .map(|i| parts[i].2)
         .max()
         .unwrap_or(0);
     let mut kept = 0;
@@ -1210,7 +1262,7 @@ fn keep_best_bonuses_per_dice_part(ctx: &mut Ctx) {
     let dedup = ctx.dedup;
     ctx.out.retain(|i| {
         let part = &parts[i];
-        let keep = keep_bonus[i] && part.2 == best_limit;
+        let keep = part.2 == best_limit && keep_bonus(i);
         if keep {
             if dedup {
                 keys[kept] = keys[i];
@@ -1241,6 +1293,13 @@ fn expired_blockade_stands(sys: &RaceSystem, s: &RaceState, seat: usize) -> bool
         }
     }
     false
+}
+
+/// The key of a dice part (the position the dice led to), per dice play: never tagged as a plain
+/// play's key, which is its own dice part.
+#[inline]
+fn dice_part_key(s: &RaceState) -> u64 {
+    hash_state(s) & !PLAIN_TAG
 }
 
 /// Marks the keys of plain positions (see [`Plain::key`]); the keys of the general search have
@@ -1495,7 +1554,8 @@ fn record_plain(ctx: &mut Ctx, key: u64, left: [u8; 4], play: &Play) -> bool {
 fn plain_score(ctx: &Ctx, left: [u8; 4]) -> u64 {
     let values = (ctx.start_values as usize - count_left(&left)) as u64;
     let pips = (ctx.start_pips - left.iter().sum::<u8>()) as u64;
-    values << 40 | pips << 32 | 1
+    // Per dice play only the dice part is scored here (as `record` does).
+    values << 40 | pips << 32 | u64::from(!ctx.per_dice)
 }
 
 /// `plain_dfs` from a root with two values left ([`Orders::Distinct`]), unrolled: the common

@@ -508,7 +508,9 @@ impl RaceSystem {
                 s.remove_value(step.value);
             }
         }
-        s.carry_age(seat, idx, step.to);
+        if s.ages[seat] != [0; PIECES] {
+            s.carry_age(seat, idx, step.to);
+        }
         s.pieces[seat][idx] = step.to;
         if step.captured > 0 {
             let sq = self.slot_of(seat, step.to);

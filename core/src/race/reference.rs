@@ -32,7 +32,10 @@
 //! let sys = RaceRules::parcheesi().build().unwrap();
 //! let mut s = sys.parse_position("0:0,0,0,0 1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:0 doubles:0").unwrap();
 //! sys.begin_roll(&mut s, Roll::Dice([5, 3]));
-//! let plays = reference::legal_plays(&sys, &s);
+//! // Every order and every piece: four pieces in the nest could enter.
+//! assert_eq!(reference::legal_plays(&sys, &s).len(), 4);
+//! // One play per board.
+//! let plays = reference::distinct_plays(&sys, &s);
 //! let text: Vec<String> = plays.iter().map(|p| sys.format_play(&s, &p.play)).collect();
 //! assert_eq!(text, ["enter 3:1-4"]);
 //! ```
