@@ -2,23 +2,28 @@
 //!
 //! A depth-first search walks every sequence of steps: each remaining die value (or a pair summing
 //! to five, for entering) by each piece, each route at the branch square, then the pending
-//! bonuses. A node where nothing can follow is a complete play; a node whose every continuation
+//! bonuses — after which no die follows (PAR-6; with `bonus_order: "any"` a bonus may come at any
+//! time). A node where nothing can follow is a complete play; a node whose every continuation
 //! breaks P-D is complete too (the values it could not use are forfeited). Complete plays are
 //! then maximised: most values, most pips, most bonuses, most bonus pips, and (with a blockade
-//! turn limit) opening an expired blockade. With `bonus_obligation: "per-dice-play"` only the
-//! dice part (values, pips) is compared across plays; the bonuses are compared within each dice
-//! part (the state before the first bonus step), then the blockade limit over all.
+//! turn limit) opening an expired blockade. With `bonus_obligation: "per-dice-play"` (the
+//! default) only the dice part (values, pips) is compared across plays; the bonuses are compared
+//! within each dice part (the state before the first bonus step), then the blockade limit over
+//! all.
 //!
 //! For [`Orders::Distinct`] the search is memoised on the (canonical) state, so every resulting
 //! position is reached once; for two values the search instead skips the transposed order of
 //! two moves that touch no common square, and drops a play whose resulting position is already
 //! listed as it records it.
 //!
+//! # Checked against the reference
+//! [`super::reference`] enumerates the same plays the slow way, from the rules text;
+//! `core/tests/race_reference.rs` compares the two on random and synthetic positions, every roll,
+//! under every option set. Any change here is checked there.
+//!
 //! # Speed
 //! The rules live in `dfs`/`child`/`record` (the *general search*, over full states). Four
-//! faster paths list exactly the same plays in the same order (the generator equivalence guard
-//! in `core/tests/parcheesi.rs` checks every listed play of ~6,800 positions under 13 option
-//! sets against a recorded transcript):
+//! faster paths list the same plays:
 //! - the *plain search* (`plain_dfs`, [`Plain`]): until a step captures or earns a bonus, a node
 //!   differs from the root only in the mover's pieces and the values left, so it is walked as
 //!   that small value with an incremental position key;

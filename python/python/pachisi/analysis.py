@@ -42,9 +42,9 @@ CONFIGS: List[Config] = [
     Config("Parcheesi, no third-doubles penalty", "parcheesi", {"third_doubles_penalty": False}),
     Config("Parcheesi, capture bonus 10", "parcheesi", {"capture_bonus": 10}),
     Config(
-        "Parcheesi, capturing optional",
+        "Parcheesi, capturing compulsory (literal P-C)",
         "parcheesi",
-        {"bonus_obligation": "per-dice-play"},
+        {"bonus_obligation": "most-bonuses"},
     ),
     Config("Parcheesi, 2 seats", "parcheesi", {"seats": 2}),
     Config("Online Pachisi", "pachisi-online"),
