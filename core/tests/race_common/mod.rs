@@ -23,30 +23,27 @@ pub fn run_scenario(variant: &str, file: &str) {
 /// Seat-relative positions strictly between `from` and `to` of a move of `value` squares.
 pub fn passed_positions(from: u8, to: u8, value: u8) -> Vec<u8> {
     let mut out = Vec::new();
-    // Which route: a move that ends on a later lap (73..) from the first lap went round; one
-    // that ends in the home path (65..72) from a later lap turned in at 140.
+    // Which route at the branch square (64): a move that ends in the home path (65..=72) turned
+    // in; any other went round (73..=76, then on from 76 to the entry square 1).
     let mut p = from;
     for _ in 1..value {
         p = match p {
-            64 => {
-                if (73..=140).contains(&to) {
-                    73
-                } else {
-                    65
-                }
-            }
-            140 => {
-                if (65..=72).contains(&to) {
-                    65
-                } else {
-                    73
-                }
-            }
+            64 if (65..=72).contains(&to) => 65,
+            64 => 73,
+            76 => 1,
             x => x + 1,
         };
         out.push(p);
     }
     out
+}
+
+/// The passed squares of a move going round, in the one numbering (PAR-11).
+#[test]
+fn passed_positions_go_round_in_the_one_numbering() {
+    assert_eq!(passed_positions(62, 2, 8), [63, 64, 73, 74, 75, 76, 1]);
+    assert_eq!(passed_positions(62, 67, 5), [63, 64, 65, 66]);
+    assert_eq!(passed_positions(75, 3, 4), [76, 1, 2]);
 }
 
 /// Counts pieces of each seat per place (track and home path only).
