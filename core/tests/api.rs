@@ -4,7 +4,18 @@
 use pachisi::{Error, Game, Node, Play, Roll, Rules, variants};
 use std::collections::BTreeSet;
 
+/// Plays a random game (choices seeded by `seed`) for at most `max_actions` rolls and plays.
 fn random_decisions(game: &mut Game, seed: u64, max_actions: usize) {
+    visit_random_decisions(game, seed, max_actions, |_, _| {});
+}
+
+/// [`random_decisions`], calling `visit` with the game and its legal plays at each decision.
+fn visit_random_decisions(
+    game: &mut Game,
+    seed: u64,
+    max_actions: usize,
+    mut visit: impl FnMut(&Game, &[Play]),
+) {
     let mut rng = pachisi::dice::rng_from_seed(seed);
     for _ in 0..max_actions {
         match game.node() {
@@ -15,6 +26,7 @@ fn random_decisions(game: &mut Game, seed: u64, max_actions: usize) {
             Node::Decision => {
                 let plays = game.legal_plays();
                 assert!(!plays.is_empty(), "a decision node always has a play");
+                visit(game, &plays);
                 let i = pachisi::sim::uniform_index(&mut rng, plays.len());
                 game.play(&plays[i]).unwrap();
             }
@@ -201,41 +213,29 @@ fn walk_steps(g: &Game, out: &mut BTreeSet<String>, budget: &mut usize) {
 fn plays_are_distinct_and_the_step_interface_reaches_exactly_them() {
     for v in variants() {
         let mut g = Game::from_preset(v, 21).unwrap();
-        let mut rng = pachisi::dice::rng_from_seed(99);
         let mut checked = 0;
-        for _ in 0..3000 {
-            match g.node() {
-                Node::Over => break,
-                Node::Chance => {
-                    g.roll().unwrap();
-                }
-                Node::Decision => {
-                    let plays = g.legal_plays();
-                    let results: BTreeSet<String> = plays.iter().map(|p| after(&g, p)).collect();
+        visit_random_decisions(&mut g, 99, 3000, |g, plays| {
+            let results: BTreeSet<String> = plays.iter().map(|p| after(g, p)).collect();
+            assert_eq!(
+                results.len(),
+                plays.len(),
+                "{v}: plays are distinct by result"
+            );
+            if checked < 40 && plays.len() <= 60 {
+                let mut reached = BTreeSet::new();
+                let mut budget = 20_000;
+                walk_steps(g, &mut reached, &mut budget);
+                if budget > 0 {
                     assert_eq!(
-                        results.len(),
-                        plays.len(),
-                        "{v}: plays are distinct by result"
+                        reached,
+                        results,
+                        "{v}: steps reach exactly the plays at {}",
+                        g.position()
                     );
-                    if checked < 40 && plays.len() <= 60 {
-                        let mut reached = BTreeSet::new();
-                        let mut budget = 20_000;
-                        walk_steps(&g, &mut reached, &mut budget);
-                        if budget > 0 {
-                            assert_eq!(
-                                reached,
-                                results,
-                                "{v}: steps reach exactly the plays at {}",
-                                g.position()
-                            );
-                            checked += 1;
-                        }
-                    }
-                    let i = pachisi::sim::uniform_index(&mut rng, plays.len());
-                    g.play(&plays[i]).unwrap();
+                    checked += 1;
                 }
             }
-        }
+        });
     }
 }
 
@@ -392,47 +392,20 @@ fn every_play_has_a_distinct_notation_that_parses_back() {
         ("pachisi-family", json!({"seats": 2, "teams": false})),
     ]);
     for (v, opts) in sets {
-        let rules = match Rules::with_options(v, &opts) {
-            Ok(r) => r,
-            // An option set the preset does not take is a bug of this list.
-            Err(e) => panic!("{v} {opts}: {e}"),
-        };
+        // An option set the preset does not take is a bug of this list.
+        let rules = Rules::with_options(v, &opts).unwrap_or_else(|e| panic!("{v} {opts}: {e}"));
         for seed in 0..3u64 {
             let mut g = Game::new(&rules, seed);
-            let mut rng = pachisi::dice::rng_from_seed(seed + 100);
-            for _ in 0..600 {
-                match g.node() {
-                    Node::Over => break,
-                    Node::Chance => {
-                        g.roll().unwrap();
-                    }
-                    Node::Decision => {
-                        let plays = g.legal_plays();
-                        let mut seen = BTreeSet::new();
-                        for p in &plays {
-                            let text = g.format_play(p);
-                            assert!(
-                                seen.insert(text.clone()),
-                                "{v} {opts}: `{text}` twice at {}",
-                                g.position()
-                            );
-                            let back = g.parse_play(&text).unwrap();
-                            assert_eq!(
-                                after(&g, &back),
-                                after(&g, p),
-                                "{v} {opts}: `{text}` at {}",
-                                g.position()
-                            );
-                        }
-                        if plays.is_empty() {
-                            g.finish_play().unwrap();
-                        } else {
-                            let i = pachisi::sim::uniform_index(&mut rng, plays.len());
-                            g.play(&plays[i]).unwrap();
-                        }
-                    }
+            visit_random_decisions(&mut g, seed + 100, 600, |g, plays| {
+                let mut seen = BTreeSet::new();
+                for p in plays {
+                    let text = g.format_play(p);
+                    let here = || format!("{v} {opts}: `{text}` at {}", g.position());
+                    assert!(seen.insert(text.clone()), "{} (twice)", here());
+                    let back = g.parse_play(&text).unwrap();
+                    assert_eq!(after(g, &back), after(g, p), "{}", here());
                 }
-            }
+            });
         }
     }
 }

@@ -171,31 +171,26 @@ fn each_roll(sys: &RaceSystem, s: &RaceState, mut f: impl FnMut(&RaceState)) {
     }
 }
 
-/// Chance nodes of random games (uniformly random plays).
+/// Chance nodes of random games (uniformly random plays): every `every`-th decision node with
+/// its roll taken back (the notation without the fields of a roll being played).
 fn random_chance_nodes(sys: &RaceSystem, games: u64, seed: u64, every: usize) -> Vec<RaceState> {
+    const ROLL_FIELDS: [&str; 5] = ["roll:", "left:", "bonus:", "played:", "group:"];
     let mut out = Vec::new();
     let mut k = 0;
     walk::for_each_decision(sys, games, 2_000, seed, |s| {
         k += 1;
-        if k % every == 0 {
-            // The chance node before this roll: same board, no roll.
-            let mut c = *s;
-            let text = sys.format_position(s);
-            let chance: String = text
-                .split_whitespace()
-                .filter(|t| {
-                    !["roll:", "left:", "bonus:", "played:", "group:"]
-                        .iter()
-                        .any(|k| t.starts_with(k))
-                })
-                .collect::<Vec<_>>()
-                .join(" ");
-            if let Ok(p) = sys.parse_position(&chance) {
-                c = p;
-            }
-            if sys.node(&c) == Node::Chance {
-                out.push(c);
-            }
+        if k % every != 0 {
+            return;
+        }
+        let text = sys.format_position(s);
+        let chance: Vec<&str> = text
+            .split_whitespace()
+            .filter(|t| !ROLL_FIELDS.iter().any(|f| t.starts_with(f)))
+            .collect();
+        if let Ok(c) = sys.parse_position(&chance.join(" "))
+            && sys.node(&c) == Node::Chance
+        {
+            out.push(c);
         }
     });
     out

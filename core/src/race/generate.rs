@@ -41,7 +41,7 @@
 
 use super::{
     BRANCH, BonusObligation, BonusOrder, ENTRY, HOME, HOME_PATH, LAP, LAP_END, NEST, Occ, PIECES,
-    Phase, RaceState, RaceSystem, count_left, place_moved_piece, remove_pair, remove_value,
+    Phase, RaceState, RaceSystem, count_left, place_moved_piece, remove_pair, remove_value, step,
 };
 use crate::board;
 use crate::play::{MAX_STEPS, Play, PlayList, Step, StepKind};
@@ -923,27 +923,16 @@ fn dfs(ctx: &mut Ctx, s: &RaceState, play: &mut Play, root: bool) -> bool {
                             let key = combine_key(rest, code);
                             let st = step(seat, pi, p, d, v, 0, StepKind::Bonus);
                             any = true;
-                            if ctx.per_dice {
-                                // Listed with its dice part (a position reached twice is
-                                // dropped at the end, so no memo entry).
-                                let bonus = (s.bonuses_played as u64 + 1) << 24
-                                    | (s.bonus_pips as u64 + v as u64) << 8;
-                                if among_best(ctx, score) && lists_key(ctx, key) {
-                                    ctx.out.push_then(play.steps(), st);
-                                    ctx.dice_parts.push((ctx.dice_key, bonus, 1));
-                                    ctx.general_listed = true;
-                                }
-                                continue;
-                            }
-                            if ctx.memoise {
-                                // The same memo entry `child` would use for this position.
-                                if let Some(known) = ctx.memo.get(key) {
-                                    any |= known;
+                            // The same memo entry `child` would use for this position. (Per dice
+                            // play one position may end two dice parts, each listed: no memo.)
+                            if ctx.memoise && !ctx.per_dice {
+                                if ctx.memo.get(key).is_some() {
                                     continue;
                                 }
                                 ctx.memo.insert(key, true);
                             }
-                            record_scored_then(ctx, score, key, play, st);
+                            let bonus = bonus_score(s.bonuses_played + 1, s.bonus_pips + v as u16);
+                            record_scored_then(ctx, score, key, play, st, (ctx.dice_key, bonus, 1));
                             continue;
                         }
                         if ctx.per_dice && s.bonuses_played == 0 {
@@ -987,28 +976,6 @@ fn mover_occupancy<'a>(ctx: &Ctx<'a>, pieces: &[u8; PIECES]) -> Occ<'a> {
         *pieces,
         ctx.sys.rules.blockades,
     )
-}
-
-#[inline]
-fn step(
-    seat: usize,
-    piece: usize,
-    from: u8,
-    to: u8,
-    value: u8,
-    captured: u8,
-    kind: StepKind,
-) -> Step {
-    Step {
-        seat: seat as u8,
-        piece: piece as u8,
-        from,
-        to,
-        value,
-        count: 1,
-        captured,
-        kind,
-    }
 }
 
 fn child(ctx: &mut Ctx, s: &RaceState, play: &mut Play, st: Step) -> bool {
@@ -1087,17 +1054,9 @@ fn record(ctx: &mut Ctx, s: &RaceState, play: &Play) -> bool {
         limit_ok
     } else if ctx.per_dice {
         // Only the dice part here; the bonuses are compared within each dice part at the end.
-        let values = (ctx.start_values as usize - s.n_left()) as u64;
-        let pips = (ctx.start_pips - s.left.iter().sum::<u8>()) as u64;
-        values << 40 | pips << 32
+        dice_score(ctx, &s.left)
     } else {
-        let values = (ctx.start_values as usize - s.n_left()) as u64;
-        let pips = (ctx.start_pips - s.left.iter().sum::<u8>()) as u64;
-        values << 40
-            | pips << 32
-            | (s.bonuses_played as u64) << 24
-            | (s.bonus_pips as u64) << 8
-            | limit_ok
+        dice_score(ctx, &s.left) | bonus_score(s.bonuses_played, s.bonus_pips) | limit_ok
     };
     if among_best(ctx, score) {
         let key = if !ctx.dedup {
@@ -1129,17 +1088,15 @@ fn record(ctx: &mut Ctx, s: &RaceState, play: &Play) -> bool {
             }
             generic_key(&r, ctx.seat)
         };
-        push_best(ctx, key, play);
-        if ctx.per_dice {
-            ctx.general_listed = true;
-            let key = if s.bonuses_played == 0 {
-                dice_part_key(s)
-            } else {
-                ctx.dice_key
-            };
-            let bonus = (s.bonuses_played as u64) << 24 | (s.bonus_pips as u64) << 8;
-            ctx.dice_parts.push((key, bonus, limit_ok));
-        }
+        let part = if !ctx.per_dice {
+            NO_PART
+        } else if s.bonuses_played == 0 {
+            (dice_part_key(s), 0, limit_ok)
+        } else {
+            let bonus = bonus_score(s.bonuses_played, s.bonus_pips);
+            (ctx.dice_key, bonus, limit_ok)
+        };
+        push_best(ctx, key, play, part);
     }
     true
 }
@@ -1148,13 +1105,26 @@ fn record(ctx: &mut Ctx, s: &RaceState, play: &Play) -> bool {
 /// the mover's blockades all of age zero).
 #[inline]
 fn leaf_score(ctx: &Ctx, s: &RaceState) -> u64 {
-    let values = (ctx.start_values as usize - s.n_left()) as u64;
-    let pips = (ctx.start_pips - s.left.iter().sum::<u8>()) as u64;
     if ctx.per_dice {
         // The dice part only, as `record` scores it.
-        return values << 40 | pips << 32;
+        return dice_score(ctx, &s.left);
     }
-    values << 40 | pips << 32 | (s.bonuses_played as u64) << 24 | (s.bonus_pips as u64) << 8 | 1
+    dice_score(ctx, &s.left) | bonus_score(s.bonuses_played, s.bonus_pips) | 1
+}
+
+/// The dice part of a play's score (P-C: the most values, then the most pips), values `left`
+/// unplayed.
+#[inline(always)]
+fn dice_score(ctx: &Ctx, left: &[u8; 4]) -> u64 {
+    let values = (ctx.start_values as usize - count_left(left)) as u64;
+    let pips = (ctx.start_pips - left.iter().sum::<u8>()) as u64;
+    values << 40 | pips << 32
+}
+
+/// The bonus part of a play's score (P-C: the most bonuses, then the most bonus pips).
+#[inline(always)]
+fn bonus_score(bonuses: u8, pips: u16) -> u64 {
+    (bonuses as u64) << 24 | (pips as u64) << 8
 }
 
 /// P-C: whether a complete play of `score` is among the best so far; a better score first drops
@@ -1174,31 +1144,42 @@ fn among_best(ctx: &mut Ctx, score: u64) -> bool {
 
 /// Records a complete play with a known score and position key (P-C: only the best score).
 #[inline]
+/// A plain play (see [`Plain`]): it earned no bonus, so no play with a bonus shares its dice part
+/// (that one captured or reached home); its own key names its part.
 fn record_scored(ctx: &mut Ctx, score: u64, key: u64, play: &Play) {
     if among_best(ctx, score) {
-        push_best(ctx, key, play);
-        plain_dice_part(ctx, key);
+        push_best(ctx, key, play, plain_part(key));
     }
 }
 
-/// `bonus_obligation: "per-dice-play"`: the dice part of a play recorded by the plain search (or
-/// as a last bonus, which per-dice-play does not use). No bonus was earned, so no play with a
-/// bonus shares its dice part (that one captured or reached home), and its own key names it.
+/// The dice part of a plain play: its own, with no bonus and no expired blockade.
 #[inline(always)]
-fn plain_dice_part(ctx: &mut Ctx, key: u64) {
-    if ctx.per_dice {
-        ctx.dice_parts.push((key, 0, 1));
-    }
+fn plain_part(key: u64) -> DicePart {
+    (key, 0, 1)
 }
 
-/// [`record_scored`] for the play `play` then `last` (appended only if the play is listed).
+/// [`record_scored`] for the play `play` then `last` (appended only if the play is listed), with
+/// its dice part.
 #[inline(always)]
-fn record_scored_then(ctx: &mut Ctx, score: u64, key: u64, play: &Play, last: Step) {
-    if among_best(ctx, score) && lists_key(ctx, key) {
+fn record_scored_then(
+    ctx: &mut Ctx,
+    score: u64,
+    key: u64,
+    play: &Play,
+    last: Step,
+    part: DicePart,
+) {
+    if among_best(ctx, score) && lists_key(ctx, key, part) {
         ctx.out.push_then(play.steps(), last);
-        plain_dice_part(ctx, key);
     }
 }
+
+/// Per dice play, what [`keep_best_bonuses_per_dice_part`] needs of a listed play: its dice
+/// part's key, its bonus score, and 1 unless an expired blockade stands at its end.
+type DicePart = (u64, u64, u64);
+
+/// The dice part of a play when bonuses are not maximised per dice part (not kept).
+const NO_PART: DicePart = (0, 0, 0);
 
 /// Up to this many listed plays, a new play's position is looked up among them as it is
 /// recorded; past it, the rest is deduplicated at the end.
@@ -1208,16 +1189,16 @@ const EARLY_DEDUP_MAX: usize = 24;
 /// per-dice-part bonuses a position already listed is skipped here, which keeps the first play
 /// reaching it, as the final pass would, without copying the play first.
 #[inline]
-fn push_best(ctx: &mut Ctx, key: u64, play: &Play) {
-    if lists_key(ctx, key) {
+fn push_best(ctx: &mut Ctx, key: u64, play: &Play, part: DicePart) {
+    if lists_key(ctx, key, part) {
         ctx.out.push(play.steps());
     }
 }
 
 /// The dedup bookkeeping of [`push_best`]: whether a play reaching the position `key` is to be
-/// listed (its key then kept).
+/// listed (its key then kept, and per dice play its dice part, alongside the listed plays).
 #[inline(always)]
-fn lists_key(ctx: &mut Ctx, key: u64) -> bool {
+fn lists_key(ctx: &mut Ctx, key: u64, part: DicePart) -> bool {
     if ctx.dedup {
         // Per dice play, a play of the general search may yet be dropped for its bonuses, so its
         // position is looked up at the end; a plain play (no bonus, its own dice part) is kept.
@@ -1233,6 +1214,10 @@ fn lists_key(ctx: &mut Ctx, key: u64) -> bool {
             }
         }
         ctx.keys.push(key);
+    }
+    if ctx.per_dice {
+        ctx.dice_parts.push(part);
+        ctx.general_listed |= part.0 & PLAIN_TAG == 0;
     }
     true
 }
@@ -1461,7 +1446,7 @@ fn plain_child(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step) -> bool {
         }
     } else if left[0] == 0 {
         // A complete play (the common leaf): its position needs no sorted pieces.
-        record_scored_then(ctx, plain_score(ctx, left), key, play, st);
+        record_scored_then(ctx, plain_score(ctx, left), key, play, st, plain_part(key));
         return true;
     }
     if play.len() >= crate::play::MAX_STEPS {
@@ -1540,7 +1525,14 @@ fn last_step(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step) -> bool {
     let code = moved_code(node.code, st.from, st.to);
     let key = Plain::key(code, [0; 4]);
     if ctx.memo.insert_new(key) {
-        record_scored_then(ctx, plain_score(ctx, [0; 4]), key, play, st);
+        record_scored_then(
+            ctx,
+            plain_score(ctx, [0; 4]),
+            key,
+            play,
+            st,
+            plain_part(key),
+        );
     }
     true
 }
@@ -1557,10 +1549,8 @@ fn record_plain(ctx: &mut Ctx, key: u64, left: [u8; 4], play: &Play) -> bool {
 /// The score `record` gives a plain position with values `left` unplayed.
 #[inline(always)]
 fn plain_score(ctx: &Ctx, left: [u8; 4]) -> u64 {
-    let values = (ctx.start_values as usize - count_left(&left)) as u64;
-    let pips = (ctx.start_pips - left.iter().sum::<u8>()) as u64;
     // Per dice play only the dice part is scored here (as `record` does).
-    values << 40 | pips << 32 | u64::from(!ctx.per_dice)
+    dice_score(ctx, &left) | u64::from(!ctx.per_dice)
 }
 
 /// `plain_dfs` from a root with two values left ([`Orders::Distinct`]), unrolled: the common
@@ -1750,7 +1740,8 @@ fn second_step(
     }
     let code = moved_code(node.code, st.from, st.to);
     let score = plain_score(ctx, [0; 4]);
-    record_scored_then(ctx, score, Plain::key(code, [0; 4]), play, st);
+    let key = Plain::key(code, [0; 4]);
+    record_scored_then(ctx, score, key, play, st, plain_part(key));
     true
 }
 

@@ -38,7 +38,7 @@ mod rules;
 
 pub use rules::{BonusObligation, BonusOrder, RaceRules};
 
-use crate::board::{self, TRACK_LEN};
+use crate::board;
 use crate::dice::{ChanceOutcome, GameRng, Roll, roll_two_dice, two_dice_outcomes};
 use crate::play::{Play, PlayList, Step, StepKind};
 use crate::system::{BoardKind, Node, Orders, Outcome, PieceView, Place, RuleSystem};
@@ -236,7 +236,12 @@ impl RaceState {
     /// Blockade ages belong to the square (`blockade_turn_limit`), so that the pieces on one
     /// square stay interchangeable: piece `idx` of `seat`, about to move to `to`, takes the age of
     /// the own pieces there (0 where there are none), and a piece it leaves alone loses its age.
+    #[inline]
     fn carry_age(&mut self, seat: usize, idx: usize, to: u8) {
+        if self.ages[seat] == [0; PIECES] {
+            // No blockade of the seat has an age (always so without a turn limit).
+            return;
+        }
         let p = self.pieces[seat];
         let from = p[idx];
         let mut age = 0;
@@ -246,7 +251,7 @@ impl RaceState {
             if j == idx {
                 continue;
             }
-            if q == to && to != HOME && to != NEST {
+            if q == to && to != HOME {
                 age = self.ages[seat][j];
             }
             if q == from {
@@ -352,6 +357,30 @@ fn place_moved_piece(p: &mut [u8; PIECES], idx: usize) {
     while i > 0 && p[i - 1] > p[i] {
         p.swap(i - 1, i);
         i -= 1;
+    }
+}
+
+/// A step of one piece of the race system (a die, an entry or a bonus; `captured`: 1 when it
+/// captures), as the generators and the reference list them.
+#[inline]
+pub(super) fn step(
+    seat: usize,
+    piece: usize,
+    from: u8,
+    to: u8,
+    value: u8,
+    captured: u8,
+    kind: StepKind,
+) -> Step {
+    Step {
+        seat: seat as u8,
+        piece: piece as u8,
+        from,
+        to,
+        value,
+        count: 1,
+        captured,
+        kind,
     }
 }
 
@@ -508,9 +537,7 @@ impl RaceSystem {
                 s.remove_value(step.value);
             }
         }
-        if s.ages[seat] != [0; PIECES] {
-            s.carry_age(seat, idx, step.to);
-        }
+        s.carry_age(seat, idx, step.to);
         s.pieces[seat][idx] = step.to;
         if step.captured > 0 {
             let sq = self.slot_of(seat, step.to);
@@ -807,6 +834,8 @@ impl RuleSystem for RaceSystem {
 
     fn place(&self, seat: u8, pos: u8) -> Place {
         let side = self.side[seat as usize & 3];
+        // The older numbering of later laps (`77..=140`) names the same squares.
+        let pos = normalize_position(pos);
         match pos {
             1..=BRANCH => Place::Track {
                 square: board::square_at(side, (pos - 1) as u32),
@@ -816,9 +845,8 @@ impl RuleSystem for RaceSystem {
                 index: pos - HOME_PATH,
             },
             HOME => Place::Home { side },
-            // The older numbering of later laps (`77..=140`) names the same squares.
-            LAP..=OLD_LAP_END => Place::Track {
-                square: board::square_at(side, (pos - 9) as u32) % TRACK_LEN,
+            LAP..=LAP_END => Place::Track {
+                square: board::square_at(side, (pos - 9) as u32),
             },
             _ => Place::Nest { side },
         }
@@ -840,7 +868,9 @@ mod tests {
         assert_eq!(sys.place(1, 1), Place::Track { square: 17 });
         assert_eq!(sys.place(0, 64), Place::Track { square: 63 });
         assert_eq!(sys.place(0, 73), Place::Track { square: 64 });
+        assert_eq!(sys.place(0, 76), Place::Track { square: 67 });
         assert_eq!(sys.place(0, 140), Place::Track { square: 63 });
+        assert_eq!(sys.place(0, 81), sys.place(0, 5));
         assert_eq!(sys.place(2, 65), Place::HomePath { side: 2, index: 0 });
         assert!(board::is_safe(63));
     }

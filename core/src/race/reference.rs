@@ -42,7 +42,7 @@
 
 use super::{
     BRANCH, BonusObligation, BonusOrder, ENTRY, HOME, HOME_PATH, LAP, LAP_END, NEST, PIECES, Phase,
-    RaceState, RaceSystem,
+    RaceState, RaceSystem, step,
 };
 use crate::play::{MAX_STEPS, Play, Step, StepKind};
 use crate::system::{Place, RuleSystem};
@@ -74,7 +74,7 @@ pub fn legal_plays(sys: &RaceSystem, s: &RaceState) -> Vec<ReferencePlay> {
         s.pending_capture as usize,
     ));
     pending.extend(std::iter::repeat_n(r.home_bonus, s.pending_home as usize));
-    let root = Node {
+    let mut root = Node {
         pieces: s.pieces,
         ages: s.ages,
         groups: s.groups,
@@ -86,7 +86,6 @@ pub fn legal_plays(sys: &RaceSystem, s: &RaceState) -> Vec<ReferencePlay> {
         bonus_pips: s.bonus_pips as u32,
         dice_part: None,
     };
-    let mut root = root;
     if s.bonuses_played > 0 {
         // A bonus was taken before this node: the dice part is over.
         root.dice_part = Some((board(&root), root.left.clone()));
@@ -331,7 +330,7 @@ impl Search<'_> {
                         let mut t = n.clone();
                         spend(&mut t, &[5]);
                         self.move_piece(&mut t, i, ENTRY, c, false);
-                        out.push((step(seat, i, p, ENTRY, 5, c, StepKind::Enter), t));
+                        out.push((step(seat, i, p, ENTRY, 5, c as u8, StepKind::Enter), t));
                     }
                     continue;
                 }
@@ -357,7 +356,7 @@ impl Search<'_> {
                         let mut t = n.clone();
                         spend(&mut t, &[a, b]);
                         self.move_piece(&mut t, i, ENTRY, c, false);
-                        out.push((step(seat, i, NEST, ENTRY, 5, c, StepKind::Enter), t));
+                        out.push((step(seat, i, NEST, ENTRY, 5, c as u8, StepKind::Enter), t));
                     }
                 }
             }
@@ -411,7 +410,7 @@ impl Search<'_> {
             } else {
                 StepKind::Move
             };
-            out.push((step(seat, i, p, to, v, c, kind), t));
+            out.push((step(seat, i, p, to, v, c as u8, kind), t));
         }
     }
 
@@ -551,25 +550,4 @@ fn board(n: &Node) -> Board {
         }
     }
     out
-}
-
-fn step(
-    seat: usize,
-    piece: usize,
-    from: u8,
-    to: u8,
-    value: u8,
-    captures: bool,
-    kind: StepKind,
-) -> Step {
-    Step {
-        seat: seat as u8,
-        piece: piece as u8,
-        from,
-        to,
-        value,
-        count: 1,
-        captured: captures as u8,
-        kind,
-    }
 }
