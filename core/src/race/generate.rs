@@ -733,7 +733,7 @@ const SUM_ENTRY: usize = usize::MAX;
 /// round; then the entries with two values summing to five (PAR-2, O-B; index [`SUM_ENTRY`]).
 /// `dfs` and `plain_dfs` list their steps through this one loop, which keeps their orders
 /// identical; `two_dice` keeps its own unrolled copy of it (through this closure interface the
-/// most common roll measured ~10% slower), checked by the generator equivalence guard.
+/// most common roll measured ~10% slower), checked against the reference generator.
 #[inline(always)]
 fn for_each_die_step<'a>(
     ctx: &mut Ctx<'a>,
