@@ -315,48 +315,36 @@ impl Search<'_> {
         let r = &self.sys.rules;
         let seat = self.seat;
         let mut out = Vec::new();
+        // PAR-6: no die after a bonus (unless bonuses may come at any time).
         let dice_over = r.bonus_order == BonusOrder::DiceFirst && n.dice_part.is_some();
-        // Die steps: each distinct value left, each piece, each route (PAR-3, P-B).
-        let mut values = n.left.clone();
-        values.dedup();
-        for &v in values.iter().filter(|_| !dice_over) {
-            for i in 0..PIECES {
-                let p = n.pieces[seat][i];
-                if p == NEST {
-                    // PAR-2: a die showing five enters a piece.
-                    if v == 5
-                        && let Some(c) = self.landing(n, ENTRY, true)
-                    {
-                        let mut t = n.clone();
-                        spend(&mut t, &[5]);
-                        self.move_piece(&mut t, i, ENTRY, c, false);
-                        out.push((step(seat, i, p, ENTRY, 5, c as u8, StepKind::Enter), t));
+        if !dice_over {
+            // Die steps: each distinct value left, each piece, each route (PAR-3, P-B); a die
+            // showing five enters a piece (PAR-2).
+            let mut values = n.left.clone();
+            values.dedup();
+            for &v in &values {
+                for i in 0..PIECES {
+                    if n.pieces[seat][i] != NEST {
+                        self.moves(n, i, v, false, &mut out);
+                    } else if v == 5 {
+                        self.enter(n, i, &[5], &mut out);
                     }
-                    continue;
                 }
-                self.moves(n, i, v, false, &mut out);
             }
-        }
-        // PAR-2, O-B: two values summing to five enter a piece.
-        if r.enter_with_sum && !dice_over {
+            // PAR-2, O-B: two values summing to five enter a piece.
             let mut pairs: Vec<(u8, u8)> = Vec::new();
             for a in 0..n.left.len() {
                 for b in a + 1..n.left.len() {
                     let pair = (n.left[a], n.left[b]);
-                    if pair.0 + pair.1 == 5 && !pairs.contains(&pair) {
+                    if r.enter_with_sum && pair.0 + pair.1 == 5 && !pairs.contains(&pair) {
                         pairs.push(pair);
                     }
                 }
             }
             for (a, b) in pairs {
                 for i in 0..PIECES {
-                    if n.pieces[seat][i] == NEST
-                        && let Some(c) = self.landing(n, ENTRY, true)
-                    {
-                        let mut t = n.clone();
-                        spend(&mut t, &[a, b]);
-                        self.move_piece(&mut t, i, ENTRY, c, false);
-                        out.push((step(seat, i, NEST, ENTRY, 5, c as u8, StepKind::Enter), t));
+                    if n.pieces[seat][i] == NEST {
+                        self.enter(n, i, &[a, b], &mut out);
                     }
                 }
             }
@@ -371,6 +359,19 @@ impl Search<'_> {
             }
         }
         out
+    }
+
+    /// Piece `i` of the mover (in the nest) enters on its entry square, spending `values`.
+    fn enter(&self, n: &Node, i: usize, values: &[u8], out: &mut Vec<(Step, Node)>) {
+        if let Some(c) = self.landing(n, ENTRY, true) {
+            let mut t = n.clone();
+            spend(&mut t, values);
+            self.move_piece(&mut t, i, ENTRY, c, false);
+            out.push((
+                step(self.seat, i, NEST, ENTRY, 5, c as u8, StepKind::Enter),
+                t,
+            ));
+        }
     }
 
     /// The die or bonus moves of `v` squares by piece `i` of the mover (not from the nest).
