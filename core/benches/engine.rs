@@ -85,7 +85,7 @@ fn engine(c: &mut Criterion) {
     for v in pachisi::variants() {
         let rules = Rules::preset(v).expect("preset");
         match rules.config() {
-            RulesConfig::Race(r) => bench_system(c, v, r),
+            RulesConfig::Parcheesi(r) => bench_system(c, v, r),
             RulesConfig::Family(r) => bench_system(c, v, r),
             RulesConfig::Classic(r) => bench_system(c, v, r),
             RulesConfig::Backgammon(r) => bench_system(c, v, r),

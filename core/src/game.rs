@@ -5,7 +5,7 @@ use crate::dice::{ChanceOutcome, GameRng, Roll, rng_from_seed};
 use crate::play::{Play, Step, dedup_by_result};
 use crate::rules::{Rules, RulesConfig};
 use crate::system::{BoardKind, Node, Orders, Outcome, PieceView, Place, RuleSystem, SystemRules};
-use crate::{Error, Result, backgammon, classic, family, race};
+use crate::{Error, Result, backgammon, classic, family, parcheesi};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -504,7 +504,7 @@ impl<R: RuleSystem> GameOf<R> {
 #[non_exhaustive]
 pub enum Game {
     /// Parcheesi or Online Pachisi.
-    Race(GameOf<race::RaceSystem>),
+    Parcheesi(GameOf<parcheesi::ParcheesiSystem>),
     /// Family Pachisi.
     Family(GameOf<family::FamilySystem>),
     /// Classic Pachisi.
@@ -516,7 +516,7 @@ pub enum Game {
 macro_rules! each {
     ($self:expr, $g:ident => $body:expr) => {
         match $self {
-            Game::Race($g) => $body,
+            Game::Parcheesi($g) => $body,
             Game::Family($g) => $body,
             Game::Classic($g) => $body,
             Game::Backgammon($g) => $body,
@@ -537,7 +537,7 @@ impl Game {
     pub fn new(rules: &Rules, seed: u64) -> Game {
         let r = rules.clone();
         match rules.config() {
-            RulesConfig::Race(c) => Game::Race(GameOf::new(build(c), r, seed)),
+            RulesConfig::Parcheesi(c) => Game::Parcheesi(GameOf::new(build(c), r, seed)),
             RulesConfig::Family(c) => Game::Family(GameOf::new(build(c), r, seed)),
             RulesConfig::Classic(c) => Game::Classic(GameOf::new(build(c), r, seed)),
             RulesConfig::Backgammon(c) => Game::Backgammon(GameOf::new(build(c), r, seed)),
@@ -558,10 +558,10 @@ impl Game {
     pub fn from_position(rules: &Rules, text: &str, seed: u64) -> Result<Game> {
         let r = rules.clone();
         Ok(match rules.config() {
-            RulesConfig::Race(c) => {
+            RulesConfig::Parcheesi(c) => {
                 let sys = build(c);
                 let st = sys.parse_position(text)?;
-                Game::Race(GameOf::from_state(sys, r, st, seed)?)
+                Game::Parcheesi(GameOf::from_state(sys, r, st, seed)?)
             }
             RulesConfig::Family(c) => {
                 let sys = build(c);
@@ -730,7 +730,7 @@ impl Game {
             .ok_or_else(|| Error::InvalidJson("missing `rules`".into()))?;
         let rules = Rules::from_value(rules_value)?;
         Ok(match rules.config() {
-            RulesConfig::Race(c) => Game::Race(GameOf::from_value_with(build(c), value)?),
+            RulesConfig::Parcheesi(c) => Game::Parcheesi(GameOf::from_value_with(build(c), value)?),
             RulesConfig::Family(c) => Game::Family(GameOf::from_value_with(build(c), value)?),
             RulesConfig::Classic(c) => Game::Classic(GameOf::from_value_with(build(c), value)?),
             RulesConfig::Backgammon(c) => {

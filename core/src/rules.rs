@@ -6,7 +6,7 @@
 //! Unknown keys, wrong types and invalid combinations are errors that name the problem.
 
 use crate::system::SystemRules;
-use crate::{Error, Result, backgammon, classic, family, race};
+use crate::{Error, Result, backgammon, classic, family, parcheesi};
 use serde_json::{Map, Value};
 
 /// Names of all presets.
@@ -32,7 +32,7 @@ pub fn variants() -> &'static [&'static str] {
 #[non_exhaustive]
 pub enum RulesConfig {
     /// Parcheesi and Online Pachisi (two dice, the 68-square cross-and-circle board, bonuses).
-    Race(race::RaceRules),
+    Parcheesi(parcheesi::ParcheesiRules),
     /// Family Pachisi (two dice, partners, gates, top and bottom faces).
     Family(family::FamilyRules),
     /// Classic Pachisi (cowrie shells, the cross board, units and castles).
@@ -59,8 +59,8 @@ pub struct Rules {
 fn preset_config(name: &str) -> Option<(&'static str, RulesConfig)> {
     let variant = *VARIANTS.iter().find(|v| **v == name)?;
     let config = match variant {
-        "parcheesi" => RulesConfig::Race(race::RaceRules::parcheesi()),
-        "pachisi-online" => RulesConfig::Race(race::RaceRules::online()),
+        "parcheesi" => RulesConfig::Parcheesi(parcheesi::ParcheesiRules::parcheesi()),
+        "pachisi-online" => RulesConfig::Parcheesi(parcheesi::ParcheesiRules::online()),
         "pachisi-family" => RulesConfig::Family(family::FamilyRules::family()),
         "pachisi" => RulesConfig::Classic(classic::ClassicRules::classic()),
         "backgammon" => RulesConfig::Backgammon(backgammon::BackgammonRules::standard()),
@@ -139,7 +139,7 @@ impl Rules {
             map.insert(k.clone(), v.clone());
         }
         let config = match &self.config {
-            RulesConfig::Race(_) => RulesConfig::Race(from_object(self.variant, map)?),
+            RulesConfig::Parcheesi(_) => RulesConfig::Parcheesi(from_object(self.variant, map)?),
             RulesConfig::Family(_) => RulesConfig::Family(from_object(self.variant, map)?),
             RulesConfig::Classic(_) => RulesConfig::Classic(from_object(self.variant, map)?),
             RulesConfig::Backgammon(_) => RulesConfig::Backgammon(from_object(self.variant, map)?),
@@ -163,7 +163,7 @@ impl Rules {
     /// Every option and its value (without the `variant` key).
     pub fn options(&self) -> Map<String, Value> {
         match &self.config {
-            RulesConfig::Race(r) => to_object(r),
+            RulesConfig::Parcheesi(r) => to_object(r),
             RulesConfig::Family(r) => to_object(r),
             RulesConfig::Classic(r) => to_object(r),
             RulesConfig::Backgammon(r) => to_object(r),

@@ -59,8 +59,8 @@ pub fn game_seed(seed: u64, index: u64) -> u64 {
 /// The buffers [`random_game`] reuses from one game to the next, so the loop does not allocate.
 ///
 /// ```
-/// use pachisi::{SystemRules, race::RaceRules, sim::{SimBuffers, random_game}};
-/// let system = RaceRules::online().build().unwrap();
+/// use pachisi::{SystemRules, parcheesi::ParcheesiRules, sim::{SimBuffers, random_game}};
+/// let system = ParcheesiRules::online().build().unwrap();
 /// let mut buf = SimBuffers::new();
 /// let games: Vec<_> = (0..3).map(|seed| random_game(&system, seed, &mut buf)).collect();
 /// assert!(games.iter().all(|g| g.rolls > 0));
@@ -107,8 +107,8 @@ impl SimBuffers {
 /// the loop does not allocate.
 ///
 /// ```
-/// use pachisi::{SystemRules, race::RaceRules, sim::{SimBuffers, random_game}};
-/// let system = RaceRules::parcheesi().build().unwrap();
+/// use pachisi::{SystemRules, parcheesi::ParcheesiRules, sim::{SimBuffers, random_game}};
+/// let system = ParcheesiRules::parcheesi().build().unwrap();
 /// let mut buf = SimBuffers::new();
 /// let record = random_game(&system, 7, &mut buf);
 /// assert_eq!(record, random_game(&system, 7, &mut buf));
@@ -224,7 +224,7 @@ pub fn simulate(
         ));
     }
     match rules.config() {
-        RulesConfig::Race(r) => run(r, games, seed, threads),
+        RulesConfig::Parcheesi(r) => run(r, games, seed, threads),
         RulesConfig::Family(r) => run(r, games, seed, threads),
         RulesConfig::Classic(r) => run(r, games, seed, threads),
         RulesConfig::Backgammon(r) => run(r, games, seed, threads),

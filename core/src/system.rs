@@ -89,8 +89,8 @@ impl Outcome {
 #[serde(rename_all = "kebab-case")]
 pub enum BoardKind {
     /// The Parcheesi board: a loop of 68 squares, four nests, four home paths, the home in the
-    /// centre (Parcheesi, Family and Online Pachisi).
-    Race,
+    /// centre (Parcheesi, Family and Online Pachisi). Named for its geometry: the loop.
+    Loop,
     /// The classic cross: four arms of 3 columns x 8 squares around the charkoni.
     Cross,
     /// The backgammon board: 24 points, the bar, two trays.
@@ -101,24 +101,24 @@ pub enum BoardKind {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "zone")]
 pub enum Place {
-    /// Race board: the seat's nest (start area); captured pieces return here.
+    /// Loop board: the seat's nest (start area); captured pieces return here.
     Nest {
         /// The board side (0..4) of the nest.
         side: u8,
     },
-    /// Race board: a square of the shared loop, 0..68 from side 0's entry square.
+    /// Loop board: a square of the shared loop, 0..68 from side 0's entry square.
     Track {
         /// The absolute square.
         square: u8,
     },
-    /// Race board: square `index` (0 = first) of a side's home path.
+    /// Loop board: square `index` (0 = first) of a side's home path.
     HomePath {
         /// The board side.
         side: u8,
         /// 0-based index along the path towards home.
         index: u8,
     },
-    /// Race board: the home (goal) of a side.
+    /// Loop board: the home (goal) of a side.
     Home {
         /// The board side.
         side: u8,

@@ -562,7 +562,7 @@ fn steps_carry_kind_count_capture_and_colour() {
 fn places_are_absolute() {
     use pachisi::Place;
     let g = Game::new(&preset(), 0);
-    assert_eq!(g.board(), pachisi::BoardKind::Race);
+    assert_eq!(g.board(), pachisi::BoardKind::Loop);
     assert_eq!(g.place(0, 0), Place::Nest { side: 0 });
     assert_eq!(g.place(0, 1), Place::Track { square: 0 });
     assert_eq!(g.place(1, 1), Place::Track { square: 17 });

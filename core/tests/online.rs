@@ -2,11 +2,11 @@
 //! switch on and off, bad input, and property tests. Scenario files:
 //! `tests/scenarios/pachisi-online/`.
 
-mod race_common;
+mod parcheesi_common;
 
 use pachisi::{Error, Game, Roll, Rules, StepKind};
+use parcheesi_common::*;
 use proptest::prelude::*;
-use race_common::*;
 use serde_json::json;
 
 const O: &str = "pachisi-online";

@@ -1,14 +1,14 @@
 //! Parcheesi (`parcheesi` preset): a test per clause (PAR-n) and decision (P-x), bad input,
 //! and property tests over random games. Scenario files: `tests/scenarios/parcheesi/`.
 
-mod race_common;
+mod parcheesi_common;
 #[path = "common/walk.rs"]
 mod walk;
 
-use pachisi::race::{RaceRules, RaceState};
+use pachisi::parcheesi::{ParcheesiRules, ParcheesiState};
 use pachisi::{Error, Game, Node, Roll, Rules, StepKind, SystemRules};
+use parcheesi_common::*;
 use proptest::prelude::*;
-use race_common::*;
 use serde_json::json;
 use std::collections::BTreeSet;
 
@@ -240,15 +240,15 @@ fn par_7_top_faces_only_with_a_piece_in_the_nest() {
         [2, 2],
     );
     assert_eq!(notations(&g), set(&["2:10-12 2:12-14"]));
-    let RaceLike { left, .. } = race_state(&g);
+    let ParcheesiLike { left, .. } = race_state(&g);
     assert!(left.is_empty() || left == [2, 2]);
 }
 
-struct RaceLike {
+struct ParcheesiLike {
     left: Vec<u8>,
 }
 
-fn race_state(g: &Game) -> RaceLike {
+fn race_state(g: &Game) -> ParcheesiLike {
     let v = g.state_value();
     let left = v["left"]
         .as_array()
@@ -257,7 +257,7 @@ fn race_state(g: &Game) -> RaceLike {
         .map(|x| x.as_u64().unwrap() as u8)
         .filter(|&x| x != 0)
         .collect();
-    RaceLike { left }
+    ParcheesiLike { left }
 }
 
 /// PAR-7 option off: `doubles_bottom_faces: false` plays only the top faces.
@@ -613,7 +613,7 @@ fn presets_build_and_round_trip() {
     assert_eq!(o["go_round_again"], true);
     assert_eq!(o["bonus_order"], "dice-first");
     assert_eq!(o["bonus_obligation"], "per-dice-play");
-    assert!(RaceRules::parcheesi().build().is_ok());
+    assert!(ParcheesiRules::parcheesi().build().is_ok());
 }
 
 #[test]
@@ -747,8 +747,8 @@ fn illegal_play_leaves_the_game_unchanged() {
 #[test]
 fn state_is_copy_and_small() {
     fn is_copy<T: Copy>() {}
-    is_copy::<RaceState>();
-    assert!(std::mem::size_of::<RaceState>() <= 64);
+    is_copy::<ParcheesiState>();
+    assert!(std::mem::size_of::<ParcheesiState>() <= 64);
 }
 
 #[test]
@@ -757,7 +757,7 @@ fn board_pieces_and_places() {
         json!({"seats": 2}),
         "0:0,1,65,72 1:0,0,1,80 turn:0 doubles:0",
     );
-    assert_eq!(g.board(), pachisi::BoardKind::Race);
+    assert_eq!(g.board(), pachisi::BoardKind::Loop);
     use pachisi::Place;
     assert_eq!(g.place(0, 1), Place::Track { square: 0 });
     assert_eq!(g.place(1, 1), Place::Track { square: 34 });
@@ -836,7 +836,7 @@ proptest! {
 #[test]
 #[ignore]
 fn speed_random_games() {
-    let sys = RaceRules::parcheesi().build().unwrap();
+    let sys = ParcheesiRules::parcheesi().build().unwrap();
     let mut buf = pachisi::sim::SimBuffers::new();
     let n = 2000;
     let t = std::time::Instant::now();
@@ -885,22 +885,22 @@ fn plays_are_distinct_after_blockade_ages_renew() {
 /// them (per-dice-play bonuses, a blockade turn limit, passing, many plays of doubles).
 #[test]
 fn generate_list_lists_the_plays_of_generate() {
-    use pachisi::race::{BonusObligation, BonusOrder};
+    use pachisi::parcheesi::{BonusObligation, BonusOrder};
     use pachisi::{Orders, PlayList, RuleSystem};
-    let mut variants = vec![RaceRules::parcheesi(), RaceRules::online()];
-    let mut r = RaceRules::parcheesi();
+    let mut variants = vec![ParcheesiRules::parcheesi(), ParcheesiRules::online()];
+    let mut r = ParcheesiRules::parcheesi();
     r.bonus_obligation = BonusObligation::MostBonuses;
     r.blockade_turn_limit = 2;
     variants.push(r);
-    let mut r = RaceRules::parcheesi();
+    let mut r = ParcheesiRules::parcheesi();
     r.bonus_order = BonusOrder::Any;
     r.bonus_obligation = BonusObligation::MostBonuses;
     r.blockade_turn_limit = 1;
     variants.push(r);
-    let mut r = RaceRules::online();
+    let mut r = ParcheesiRules::online();
     r.pass_allowed = true;
     variants.push(r);
-    let mut r = RaceRules::parcheesi();
+    let mut r = ParcheesiRules::parcheesi();
     r.max_pieces_per_square = 3;
     variants.push(r);
     let mut list = PlayList::new();

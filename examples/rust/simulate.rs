@@ -62,7 +62,7 @@ fn state_size(rules: &Rules) -> usize {
         std::mem::size_of::<<T::System as RuleSystem>::State>()
     }
     match rules.config() {
-        RulesConfig::Race(r) => size(r),
+        RulesConfig::Parcheesi(r) => size(r),
         RulesConfig::Family(r) => size(r),
         RulesConfig::Classic(r) => size(r),
         RulesConfig::Backgammon(r) => size(r),

@@ -75,7 +75,7 @@ fn formatter(game: &Game) -> Option<Formatter> {
         return None;
     }
     Some(match game {
-        Game::Race(g) => {
+        Game::Parcheesi(g) => {
             let (system, state) = (g.system().clone(), *g.state());
             Arc::new(move |p: &Play| system.format_play(&state, p))
         }
@@ -406,12 +406,12 @@ impl PyGame {
         Ok(Some((seat, PyPlay::with_notation(play, notation))))
     }
 
-    /// The board kind: ``"race"`` (the Parcheesi board), ``"cross"`` (classic) or
+    /// The board kind: ``"loop"`` (the Parcheesi board: a loop of 68 squares), ``"cross"`` (classic) or
     /// ``"backgammon"``.
     #[getter]
     fn board(&self) -> &'static str {
         match self.inner.board() {
-            pachisi::BoardKind::Race => "race",
+            pachisi::BoardKind::Loop => "loop",
             pachisi::BoardKind::Cross => "cross",
             pachisi::BoardKind::Backgammon => "backgammon",
         }

@@ -1,12 +1,12 @@
 //! SVG pictures of a game: the board of its kind, every piece, stacks with counts, safe squares
 //! and castles marked, and the last play drawn as arrows.
 //!
-//! Geometry of the cross boards (Race and Cross): a 19 x 19 grid of cells; each arm is 3 columns
+//! Geometry of the cross boards (Loop and Cross): a 19 x 19 grid of cells; each arm is 3 columns
 //! x 8 rows around a 3 x 3 centre. Arm 0 points down, the others follow counter-clockwise
 //! (right, up, left). In an arm, column 0 is on the left when looking from the centre outwards,
 //! row 0 is next to the centre and row 7 at the edge.
 //!
-//! Race board track squares (`Place::Track`, 0..68 from side 0's entry square, in the direction of
+//! Loop board track squares (`Place::Track`, 0..68 from side 0's entry square, in the direction of
 //! play): square `s` lies on arm `((s + 13) % 68) / 17` at index `i = (s + 13) % 17`: indices 0..8
 //! go outwards along column 0, 8 is the tip of the middle column, 9..17 come back along column 2.
 //! So side `k` enters at arm `k`, column 2, row 3, goes round the board counter-clockwise, and turns
@@ -35,7 +35,7 @@ pub fn castles(n: u8) -> [(u8, u8); 3] {
 /// Renders the game as an SVG document `size` pixels wide.
 pub fn render(game: &Game, size: f64) -> String {
     match game.board() {
-        BoardKind::Race => CrossPicture::new(game, size, false).render(),
+        BoardKind::Loop => CrossPicture::new(game, size, false).render(),
         BoardKind::Cross => CrossPicture::new(game, size, true).render(),
         BoardKind::Backgammon => BackgammonPicture::new(game, size).render(),
     }
@@ -161,7 +161,7 @@ impl<'a> CrossPicture<'a> {
         self.at(arm, column as f64 - 1.0, row as f64 + 2.0)
     }
 
-    /// (arm, column, row) of a track square of the race board.
+    /// (arm, column, row) of a track square of the loop board.
     fn track_cell(square: u8) -> (u8, u8, u8) {
         let j = (square as u16 + 13) % TRACK_LEN as u16;
         let arm = (j / 17) as u8;

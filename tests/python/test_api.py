@@ -100,7 +100,7 @@ def test_new_game(variant: str) -> None:
     assert g.rules == pachisi.Rules(variant)
     assert g.seats >= 2
     assert g.node in ("chance", "decision", "over")
-    assert g.board in ("race", "cross", "backgammon")
+    assert g.board in ("loop", "cross", "backgammon")
     assert g.history_len == 0
     assert g.log == []
     assert g.last_play() is None

@@ -1297,7 +1297,7 @@ impl RuleSystem for FamilySystem {
     }
 
     fn board(&self) -> BoardKind {
-        BoardKind::Race
+        BoardKind::Loop
     }
 
     fn pieces(&self, s: &FamilyState) -> Vec<PieceView> {

@@ -1,7 +1,7 @@
 //! Parcheesi (`parcheesi`) and Online Pachisi (`pachisi-online`): one rule system with switches.
 //!
 //! # Coordinates
-//! Every position (in steps, notation and [`RaceSystem::place`]) is *seat-relative progress*:
+//! Every position (in steps, notation and [`ParcheesiSystem::place`]) is *seat-relative progress*:
 //!
 //! | value      | meaning                                                                   |
 //! |------------|---------------------------------------------------------------------------|
@@ -31,12 +31,12 @@
 //! assert_eq!(plays, vec!["enter 3:1-4"]);
 //! ```
 
-mod generate;
+mod movegen;
 mod notation;
 pub mod reference;
 mod rules;
 
-pub use rules::{BonusObligation, BonusOrder, RaceRules};
+pub use rules::{BonusObligation, BonusOrder, ParcheesiRules};
 
 use crate::board;
 use crate::dice::{ChanceOutcome, GameRng, Roll, roll_two_dice, two_dice_outcomes};
@@ -74,7 +74,7 @@ const NO_SLOT: u8 = u8::MAX;
 /// Occupancy of a position, one bit per slot: the slots each seat occupies and those where it
 /// has two or more pieces (a blockade when blockades are on).
 struct Occ<'a> {
-    /// The mover's row of [`RaceSystem::slot_bit`] (the search's most frequent lookup).
+    /// The mover's row of [`ParcheesiSystem::slot_bit`] (the search's most frequent lookup).
     bits: &'a [u128; 256],
     own: u128,
     own_blocked: u128,
@@ -128,7 +128,7 @@ pub enum Phase {
 /// (within a play the moving seat's order may change after each step; a step's `piece` index
 /// refers to the order before that step).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct RaceState {
+pub struct ParcheesiState {
     /// Seat-relative position of each seat's pieces (seats not in play keep zeros).
     pub(crate) pieces: [[u8; PIECES]; 4],
     /// Blockade ages for `blockade_turn_limit` (plays of the owner the piece's blockade stood).
@@ -156,11 +156,11 @@ pub struct RaceState {
     pub(crate) bonus_pips: u16,
 }
 
-impl RaceState {
+impl ParcheesiState {
     /// Positions of a seat's pieces (seat-relative, see the module docs).
     ///
     /// ```
-    /// let g = pachisi::race::RaceRules::parcheesi();
+    /// let g = pachisi::parcheesi::ParcheesiRules::parcheesi();
     /// let sys = pachisi::SystemRules::build(&g).unwrap();
     /// let s = pachisi::RuleSystem::initial_state(&sys);
     /// assert_eq!(s.pieces(0), [0, 0, 0, 0]);
@@ -214,7 +214,7 @@ impl RaceState {
     }
 
     /// Applies a die step (`Move` or `Enter`, no capture, not reaching home) of the mover's piece
-    /// `idx`: the same as [`RaceSystem::apply`] for such a step, cheaper.
+    /// `idx`: the same as [`ParcheesiSystem::apply`] for such a step, cheaper.
     #[inline(always)]
     fn apply_plain_move(&mut self, seat: usize, idx: usize, to: u8, value: u8, enter: bool) {
         if !self.remove_value(value) && enter {
@@ -360,7 +360,7 @@ fn place_moved_piece(p: &mut [u8; PIECES], idx: usize) {
     }
 }
 
-/// A step of one piece of the race system (a die, an entry or a bonus; `captured`: 1 when it
+/// A step of one piece of the Parcheesi system (a die, an entry or a bonus; `captured`: 1 when it
 /// captures), as the generators and the reference list them.
 #[inline]
 pub(super) fn step(
@@ -398,7 +398,7 @@ fn steps_to_home(p: u8) -> Option<u32> {
 /// `77..=140`, stands for the same squares as `1..=64`; every other value is returned as is.
 ///
 /// ```
-/// use pachisi::race::normalize_position;
+/// use pachisi::parcheesi::normalize_position;
 /// assert_eq!(normalize_position(81), 5);
 /// assert_eq!(normalize_position(140), 64);
 /// assert_eq!(normalize_position(75), 75);
@@ -411,10 +411,10 @@ pub fn normalize_position(p: u8) -> u8 {
     }
 }
 
-/// The Parcheesi / Online Pachisi rule system built from [`RaceRules`].
+/// The Parcheesi / Online Pachisi rule system built from [`ParcheesiRules`].
 #[derive(Clone, Debug)]
-pub struct RaceSystem {
-    pub(crate) rules: RaceRules,
+pub struct ParcheesiSystem {
+    pub(crate) rules: ParcheesiRules,
     seats: u8,
     side: [u8; 4],
     /// Occupancy slot of each seat's positions (track square, home-path slot, or [`NO_SLOT`]).
@@ -423,8 +423,8 @@ pub struct RaceSystem {
     slot_bit: Box<[[u128; 256]; 4]>,
 }
 
-impl RaceSystem {
-    fn new(rules: RaceRules) -> RaceSystem {
+impl ParcheesiSystem {
+    fn new(rules: ParcheesiRules) -> ParcheesiSystem {
         let seats = rules.seats;
         let mut side = [0u8; 4];
         let mut slot = Box::new([[NO_SLOT; 256]; 4]);
@@ -449,7 +449,7 @@ impl RaceSystem {
                 }
             }
         }
-        RaceSystem {
+        ParcheesiSystem {
             rules,
             seats,
             side,
@@ -459,7 +459,7 @@ impl RaceSystem {
     }
 
     /// The options this system was built from.
-    pub fn rules(&self) -> &RaceRules {
+    pub fn rules(&self) -> &ParcheesiRules {
         &self.rules
     }
 
@@ -481,7 +481,7 @@ impl RaceSystem {
     }
 
     /// Pieces of each seat per slot: 4 bits per seat (for validation).
-    fn occupancy_table(&self, s: &RaceState) -> [u16; SLOTS] {
+    fn occupancy_table(&self, s: &ParcheesiState) -> [u16; SLOTS] {
         let mut occ = [0u16; SLOTS];
         for seat in 0..self.seats as usize {
             for &p in &s.pieces[seat] {
@@ -503,13 +503,13 @@ impl RaceSystem {
     }
 
     /// Whether a seat has all its pieces home.
-    fn all_home(&self, s: &RaceState, seat: usize) -> bool {
+    fn all_home(&self, s: &ParcheesiState, seat: usize) -> bool {
         s.pieces[seat].iter().all(|&p| p == HOME)
     }
 
     /// Applies a step without checks (the generator and `apply_step` share it).
     #[inline]
-    fn apply(&self, s: &mut RaceState, step: &Step) {
+    fn apply(&self, s: &mut ParcheesiState, step: &Step) {
         let seat = step.seat as usize & 3;
         let idx = step.piece as usize & 3;
         let is_bonus = step.kind == StepKind::Bonus;
@@ -572,7 +572,7 @@ impl RaceSystem {
     }
 
     /// P-H: the seat's piece nearest home (not home, not in the nest) goes back to the nest.
-    fn third_doubles_penalty(&self, s: &mut RaceState, seat: usize) {
+    fn third_doubles_penalty(&self, s: &mut ParcheesiState, seat: usize) {
         let mut best: Option<(u32, usize)> = None;
         for (i, &p) in s.pieces[seat].iter().enumerate() {
             if let Some(d) = steps_to_home(p)
@@ -589,7 +589,7 @@ impl RaceSystem {
     }
 
     /// Sets the blockade groups of the mover at the start of its roll (P-D).
-    fn mark_groups(&self, s: &mut RaceState) {
+    fn mark_groups(&self, s: &mut ParcheesiState) {
         let seat = s.turn as usize & 3;
         let p = s.pieces[seat];
         let sorted = p[0] <= p[1] && p[1] <= p[2] && p[2] <= p[3];
@@ -629,7 +629,7 @@ impl RaceSystem {
     }
 
     /// `blockade_turn_limit`: ages of the mover's blockades after its play.
-    fn update_ages(&self, s: &mut RaceState, seat: usize) {
+    fn update_ages(&self, s: &mut ParcheesiState, seat: usize) {
         let p = s.pieces[seat];
         let mut new_ages = [0u8; PIECES];
         for i in 0..PIECES {
@@ -654,15 +654,15 @@ impl RaceSystem {
     }
 }
 
-impl RuleSystem for RaceSystem {
-    type State = RaceState;
+impl RuleSystem for ParcheesiSystem {
+    type State = ParcheesiState;
 
     fn seats(&self) -> u8 {
         self.seats
     }
 
-    fn initial_state(&self) -> RaceState {
-        RaceState {
+    fn initial_state(&self) -> ParcheesiState {
+        ParcheesiState {
             pieces: [[NEST; PIECES]; 4],
             ages: [[0; PIECES]; 4],
             groups: [0; PIECES],
@@ -678,11 +678,11 @@ impl RuleSystem for RaceSystem {
         }
     }
 
-    fn validate_state(&self, s: &RaceState) -> Result<()> {
+    fn validate_state(&self, s: &ParcheesiState) -> Result<()> {
         notation::validate(self, s)
     }
 
-    fn node(&self, s: &RaceState) -> Node {
+    fn node(&self, s: &ParcheesiState) -> Node {
         match s.phase {
             Phase::Chance => Node::Chance,
             Phase::Decision => Node::Decision,
@@ -690,11 +690,11 @@ impl RuleSystem for RaceSystem {
         }
     }
 
-    fn to_move(&self, s: &RaceState) -> u8 {
+    fn to_move(&self, s: &ParcheesiState) -> u8 {
         s.turn
     }
 
-    fn chance_outcomes(&self, s: &RaceState) -> Vec<ChanceOutcome> {
+    fn chance_outcomes(&self, s: &ParcheesiState) -> Vec<ChanceOutcome> {
         if s.phase == Phase::Chance {
             two_dice_outcomes()
         } else {
@@ -702,15 +702,15 @@ impl RuleSystem for RaceSystem {
         }
     }
 
-    fn sample_roll(&self, _s: &RaceState, rng: &mut GameRng) -> Roll {
+    fn sample_roll(&self, _s: &ParcheesiState, rng: &mut GameRng) -> Roll {
         roll_two_dice(rng)
     }
 
-    fn check_roll(&self, _s: &RaceState, roll: Roll) -> Result<()> {
+    fn check_roll(&self, _s: &ParcheesiState, roll: Roll) -> Result<()> {
         self.check_dice(roll).map(|_| ())
     }
 
-    fn begin_roll(&self, s: &mut RaceState, roll: Roll) {
+    fn begin_roll(&self, s: &mut ParcheesiState, roll: Roll) {
         let Ok([a, b]) = self.check_dice(roll) else {
             return;
         };
@@ -745,21 +745,21 @@ impl RuleSystem for RaceSystem {
         self.mark_groups(s);
     }
 
-    fn generate(&self, s: &RaceState, orders: Orders, out: &mut Vec<Play>) {
-        generate::generate(self, s, orders, out);
+    fn generate(&self, s: &ParcheesiState, orders: Orders, out: &mut Vec<Play>) {
+        movegen::generate(self, s, orders, out);
     }
 
     const LISTS_STEPS: bool = true;
 
-    fn generate_list(&self, s: &RaceState, orders: Orders, out: &mut PlayList) {
-        generate::generate_list(self, s, orders, out);
+    fn generate_list(&self, s: &ParcheesiState, orders: Orders, out: &mut PlayList) {
+        movegen::generate_list(self, s, orders, out);
     }
 
-    fn apply_step(&self, s: &mut RaceState, step: &Step) {
+    fn apply_step(&self, s: &mut ParcheesiState, step: &Step) {
         self.apply(s, step);
     }
 
-    fn end_play(&self, s: &mut RaceState, _steps: &[Step]) {
+    fn end_play(&self, s: &mut ParcheesiState, _steps: &[Step]) {
         let seat = s.turn as usize;
         if self.rules.blockade_turn_limit > 0 {
             self.update_ages(s, seat);
@@ -787,7 +787,7 @@ impl RuleSystem for RaceSystem {
         }
     }
 
-    fn outcome(&self, s: &RaceState) -> Option<Outcome> {
+    fn outcome(&self, s: &ParcheesiState) -> Option<Outcome> {
         if s.phase != Phase::Over {
             return None;
         }
@@ -797,27 +797,27 @@ impl RuleSystem for RaceSystem {
         Some(Outcome { winners, points: 1 })
     }
 
-    fn format_position(&self, s: &RaceState) -> String {
+    fn format_position(&self, s: &ParcheesiState) -> String {
         notation::format_position(self, s)
     }
 
-    fn parse_position(&self, text: &str) -> Result<RaceState> {
+    fn parse_position(&self, text: &str) -> Result<ParcheesiState> {
         notation::parse_position(self, text)
     }
 
-    fn format_play(&self, _s: &RaceState, play: &Play) -> String {
+    fn format_play(&self, _s: &ParcheesiState, play: &Play) -> String {
         notation::format_play(play)
     }
 
-    fn parse_play(&self, s: &RaceState, text: &str) -> Result<Play> {
+    fn parse_play(&self, s: &ParcheesiState, text: &str) -> Result<Play> {
         notation::parse_play(self, s, text)
     }
 
     fn board(&self) -> BoardKind {
-        BoardKind::Race
+        BoardKind::Loop
     }
 
-    fn pieces(&self, s: &RaceState) -> Vec<PieceView> {
+    fn pieces(&self, s: &ParcheesiState) -> Vec<PieceView> {
         let mut out = Vec::with_capacity(self.seats as usize * PIECES);
         for seat in 0..self.seats {
             for (i, &p) in s.pieces[seat as usize].iter().enumerate() {
@@ -859,12 +859,12 @@ mod tests {
 
     #[test]
     fn state_is_small() {
-        assert!(std::mem::size_of::<RaceState>() <= 64);
+        assert!(std::mem::size_of::<ParcheesiState>() <= 64);
     }
 
     #[test]
     fn coordinates_map_to_the_board() {
-        let sys = RaceRules::parcheesi().build_unchecked();
+        let sys = ParcheesiRules::parcheesi().build_unchecked();
         assert_eq!(sys.place(1, 1), Place::Track { square: 17 });
         assert_eq!(sys.place(0, 64), Place::Track { square: 63 });
         assert_eq!(sys.place(0, 73), Place::Track { square: 64 });
@@ -875,9 +875,9 @@ mod tests {
         assert!(board::is_safe(63));
     }
 
-    impl RaceRules {
-        fn build_unchecked(&self) -> RaceSystem {
-            RaceSystem::new(self.clone())
+    impl ParcheesiRules {
+        fn build_unchecked(&self) -> ParcheesiSystem {
+            ParcheesiSystem::new(self.clone())
         }
     }
 }

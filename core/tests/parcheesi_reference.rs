@@ -1,5 +1,5 @@
 //! The fast Parcheesi / Online Pachisi generator against the reference generator
-//! (`pachisi::race::reference`, written from docs/RULES.md): the same set of boards, one play per
+//! (`pachisi::parcheesi::reference`, written from docs/RULES.md): the same set of boards, one play per
 //! board, every listed play's notation one the reference gives for its board, notations distinct
 //! between boards and parsing back to their play (PAR-*, P-*, ONL-*, O-*).
 //!
@@ -13,7 +13,7 @@
 mod walk;
 
 use pachisi::dice::rng_from_seed;
-use pachisi::race::{RaceRules, RaceState, RaceSystem, reference};
+use pachisi::parcheesi::{ParcheesiRules, ParcheesiState, ParcheesiSystem, reference};
 use pachisi::{Node, Orders, Play, Roll, RuleSystem, SystemRules};
 use rand::RngExt;
 use std::collections::{BTreeMap, BTreeSet};
@@ -22,14 +22,14 @@ type Board = reference::Board;
 
 /// Option sets: both presets, and from each every boolean flipped and every enum value, where
 /// the combination is valid.
-fn option_sets() -> Vec<(String, RaceRules)> {
+fn option_sets() -> Vec<(String, ParcheesiRules)> {
     let mut out = Vec::new();
     for (name, base) in [
-        ("parcheesi", RaceRules::parcheesi()),
-        ("pachisi-online", RaceRules::online()),
+        ("parcheesi", ParcheesiRules::parcheesi()),
+        ("pachisi-online", ParcheesiRules::online()),
     ] {
         out.push((name.to_string(), base.clone()));
-        let mut add = |what: &str, f: &dyn Fn(&mut RaceRules)| {
+        let mut add = |what: &str, f: &dyn Fn(&mut ParcheesiRules)| {
             let mut r = base.clone();
             f(&mut r);
             if r.validate().is_ok() && r != base {
@@ -47,11 +47,11 @@ fn option_sets() -> Vec<(String, RaceRules)> {
         add("capture flipped", &|r| r.capture ^= true);
         add("bonuses_chain flipped", &|r| r.bonuses_chain ^= true);
         add("most-bonuses", &|r| {
-            r.bonus_obligation = pachisi::race::BonusObligation::MostBonuses
+            r.bonus_obligation = pachisi::parcheesi::BonusObligation::MostBonuses
         });
         add("bonus order any", &|r| {
-            r.bonus_order = pachisi::race::BonusOrder::Any;
-            r.bonus_obligation = pachisi::race::BonusObligation::MostBonuses;
+            r.bonus_order = pachisi::parcheesi::BonusOrder::Any;
+            r.bonus_obligation = pachisi::parcheesi::BonusObligation::MostBonuses;
         });
         add("blockades off", &|r| {
             r.blockades = false;
@@ -80,7 +80,7 @@ fn option_sets() -> Vec<(String, RaceRules)> {
     out
 }
 
-fn board_of(s: &RaceState, seats: u8) -> Board {
+fn board_of(s: &ParcheesiState, seats: u8) -> Board {
     let mut b: Board = ([[0; 4]; 4], [[0; 4]; 4]);
     for seat in 0..seats {
         b.0[seat as usize] = s.pieces(seat);
@@ -90,7 +90,7 @@ fn board_of(s: &RaceState, seats: u8) -> Board {
 }
 
 /// Compares the two generators at the decision node `s`; the error names the position.
-fn compare(sys: &RaceSystem, s: &RaceState) -> Result<(), String> {
+fn compare(sys: &ParcheesiSystem, s: &ParcheesiState) -> Result<(), String> {
     let here = || sys.format_position(s);
     let mut fast: Vec<Play> = Vec::new();
     sys.generate(s, Orders::Distinct, &mut fast);
@@ -159,7 +159,7 @@ fn compare(sys: &RaceSystem, s: &RaceState) -> Result<(), String> {
 }
 
 /// Every roll from the chance node `s`.
-fn each_roll(sys: &RaceSystem, s: &RaceState, mut f: impl FnMut(&RaceState)) {
+fn each_roll(sys: &ParcheesiSystem, s: &ParcheesiState, mut f: impl FnMut(&ParcheesiState)) {
     for a in 1..=6u8 {
         for b in a..=6u8 {
             let mut t = *s;
@@ -173,7 +173,12 @@ fn each_roll(sys: &RaceSystem, s: &RaceState, mut f: impl FnMut(&RaceState)) {
 
 /// Chance nodes of random games (uniformly random plays): every `every`-th decision node with
 /// its roll taken back (the notation without the fields of a roll being played).
-fn random_chance_nodes(sys: &RaceSystem, games: u64, seed: u64, every: usize) -> Vec<RaceState> {
+fn random_chance_nodes(
+    sys: &ParcheesiSystem,
+    games: u64,
+    seed: u64,
+    every: usize,
+) -> Vec<ParcheesiState> {
     const ROLL_FIELDS: [&str; 5] = ["roll:", "left:", "bonus:", "played:", "group:"];
     let mut out = Vec::new();
     let mut k = 0;
@@ -198,7 +203,7 @@ fn random_chance_nodes(sys: &RaceSystem, games: u64, seed: u64, every: usize) ->
 
 /// Crowded synthetic positions: pieces drawn near one another, around the branch square, in the
 /// home path, on the going-round squares; invalid draws are skipped.
-fn synthetic_chance_nodes(sys: &RaceSystem, n: usize, seed: u64) -> Vec<RaceState> {
+fn synthetic_chance_nodes(sys: &ParcheesiSystem, n: usize, seed: u64) -> Vec<ParcheesiState> {
     let mut rng = rng_from_seed(seed);
     let seats = sys.seats();
     let limit = sys.rules().blockade_turn_limit;

@@ -1,6 +1,6 @@
-//! The options of the race rule system (Parcheesi and Online Pachisi) and their validation.
+//! The options of the Parcheesi rule system (Parcheesi and Online Pachisi) and their validation.
 
-use super::RaceSystem;
+use super::ParcheesiSystem;
 use crate::system::SystemRules;
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -71,13 +71,13 @@ pub enum BonusObligation {
 /// The options of Parcheesi and Online Pachisi.
 ///
 /// Every field is an option of the rules JSON (`{"variant": "parcheesi", "capture_bonus": 10}`).
-/// The two presets are [`RaceRules::parcheesi`] and [`RaceRules::online`]; see
+/// The two presets are [`ParcheesiRules::parcheesi`] and [`ParcheesiRules::online`]; see
 /// `docs/rules/parcheesi.md` and `docs/rules/pachisi-online.md` for every clause and decision.
 ///
 /// ```
-/// use pachisi::race::RaceRules;
+/// use pachisi::parcheesi::ParcheesiRules;
 /// use pachisi::SystemRules;
-/// let mut r = RaceRules::parcheesi();
+/// let mut r = ParcheesiRules::parcheesi();
 /// r.seats = 2;
 /// assert!(r.build().is_ok());
 /// r.seats = 5;
@@ -85,7 +85,7 @@ pub enum BonusObligation {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RaceRules {
+pub struct ParcheesiRules {
     /// Seats in play: 2, 3 or 4 (ONL-1). Two seats sit opposite each other.
     #[serde(deserialize_with = "named::seats")]
     pub seats: u8,
@@ -159,15 +159,15 @@ pub struct RaceRules {
     pub pass_allowed: bool,
 }
 
-impl RaceRules {
+impl ParcheesiRules {
     /// The `parcheesi` preset: PAR-1..PAR-14 with decisions P-A..P-J.
     ///
     /// ```
-    /// let r = pachisi::race::RaceRules::parcheesi();
+    /// let r = pachisi::parcheesi::ParcheesiRules::parcheesi();
     /// assert_eq!((r.capture_bonus, r.home_bonus), (20, 10));
     /// ```
-    pub fn parcheesi() -> RaceRules {
-        RaceRules {
+    pub fn parcheesi() -> ParcheesiRules {
+        ParcheesiRules {
             seats: 4,
             enter_with_sum: true,
             doubles_bottom_faces: true,
@@ -194,12 +194,12 @@ impl RaceRules {
     /// blocking, safe squares and pair punishment are on, passing is off.
     ///
     /// ```
-    /// let r = pachisi::race::RaceRules::online();
+    /// let r = pachisi::parcheesi::ParcheesiRules::online();
     /// assert_eq!((r.capture_bonus, r.home_bonus), (10, 0));
     /// assert!(!r.doubles_bottom_faces && !r.go_round_again);
     /// ```
-    pub fn online() -> RaceRules {
-        RaceRules {
+    pub fn online() -> ParcheesiRules {
+        ParcheesiRules {
             seats: 4,
             enter_with_sum: true,
             doubles_bottom_faces: false,
@@ -282,11 +282,11 @@ impl RaceRules {
     }
 }
 
-impl SystemRules for RaceRules {
-    type System = RaceSystem;
+impl SystemRules for ParcheesiRules {
+    type System = ParcheesiSystem;
 
-    fn build(&self) -> Result<RaceSystem> {
+    fn build(&self) -> Result<ParcheesiSystem> {
         self.validate()?;
-        Ok(RaceSystem::new(self.clone()))
+        Ok(ParcheesiSystem::new(self.clone()))
     }
 }

@@ -1,9 +1,9 @@
-//! Position and play notation of the race games, and position validation.
+//! Position and play notation of the Parcheesi system (Parcheesi and Online Pachisi), and position validation.
 //!
 //! Position: space-separated `key:value` fields, e.g.
 //! `0:0,0,1,20 1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:0 doubles:0`.
 //! - `<seat>:a,b,c,d` — the four pieces of each seat in play (seat-relative coordinates, see the
-//!   module docs of [`crate::race`]: 0 nest, 1 entry square ... 64 branch square, 65..71 home
+//!   module docs of [`crate::parcheesi`]: 0 nest, 1 entry square ... 64 branch square, 65..71 home
 //!   path, 72 home, 73..76 the squares before the entry square, reached by going round; the
 //!   older numbering 77..140 of a later lap is read as the same squares 1..64), every seat
 //!   `0..seats` exactly once; a seat's pieces may be listed in any order and are written back
@@ -18,7 +18,9 @@
 //! entry square), `<value>:<from>-<to>` (a die value moves a piece), `+<value>:<from>-<to>` (a
 //! bonus); a trailing `*` marks a capture. The empty play is `pass`.
 
-use super::{HOME, LAP, LAP_END, NEST, PIECES, Phase, RaceState, RaceSystem, normalize_position};
+use super::{
+    HOME, LAP, LAP_END, NEST, PIECES, ParcheesiState, ParcheesiSystem, Phase, normalize_position,
+};
 use crate::play::{Play, StepKind};
 use crate::system::{Orders, RuleSystem};
 use crate::{Error, Result};
@@ -35,7 +37,7 @@ fn join(values: &[u8]) -> String {
     s
 }
 
-pub(super) fn format_position(sys: &RaceSystem, s: &RaceState) -> String {
+pub(super) fn format_position(sys: &ParcheesiSystem, s: &ParcheesiState) -> String {
     let mut out = String::new();
     for seat in 0..sys.seats as usize {
         let _ = write!(out, "{seat}:{} ", join(&s.pieces[seat]));
@@ -111,7 +113,7 @@ fn parse_four(text: &str, what: &str) -> Result<[u8; PIECES]> {
         .map_err(|v: Vec<u8>| bad(format!("{what}: expected 4 values, got {}", v.len())))
 }
 
-pub(super) fn parse_position(sys: &RaceSystem, text: &str) -> Result<RaceState> {
+pub(super) fn parse_position(sys: &ParcheesiSystem, text: &str) -> Result<ParcheesiState> {
     let mut s = sys.initial_state();
     let n = sys.seats as usize;
     let mut seen_seat = [false; 4];
@@ -233,7 +235,7 @@ pub(super) fn parse_position(sys: &RaceSystem, text: &str) -> Result<RaceState> 
 }
 
 /// Checks that a state can occur under the system's rules.
-pub(super) fn validate(sys: &RaceSystem, s: &RaceState) -> Result<()> {
+pub(super) fn validate(sys: &ParcheesiSystem, s: &ParcheesiState) -> Result<()> {
     let bad = |m: String| Err(Error::InvalidPosition(m));
     let n = sys.seats as usize;
     let r = &sys.rules;
@@ -399,7 +401,7 @@ pub(super) fn format_play(play: &Play) -> String {
     out
 }
 
-pub(super) fn parse_play(sys: &RaceSystem, s: &RaceState, text: &str) -> Result<Play> {
+pub(super) fn parse_play(sys: &ParcheesiSystem, s: &ParcheesiState, text: &str) -> Result<Play> {
     let want: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
     if want.is_empty() {
         return Err(Error::InvalidNotation(

@@ -27,9 +27,9 @@
 //! the engine sets them), the square a group stood on is the square its pieces share there.
 //!
 //! ```
-//! use pachisi::race::{reference, RaceRules};
+//! use pachisi::parcheesi::{reference, ParcheesiRules};
 //! use pachisi::{Roll, RuleSystem, SystemRules};
-//! let sys = RaceRules::parcheesi().build().unwrap();
+//! let sys = ParcheesiRules::parcheesi().build().unwrap();
 //! let mut s = sys.parse_position("0:0,0,0,0 1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:0 doubles:0").unwrap();
 //! sys.begin_roll(&mut s, Roll::Dice([5, 3]));
 //! // Every order and every piece: four pieces in the nest could enter.
@@ -41,8 +41,8 @@
 //! ```
 
 use super::{
-    BRANCH, BonusObligation, BonusOrder, ENTRY, HOME, HOME_PATH, LAP, LAP_END, NEST, PIECES, Phase,
-    RaceState, RaceSystem, step,
+    BRANCH, BonusObligation, BonusOrder, ENTRY, HOME, HOME_PATH, LAP, LAP_END, NEST, PIECES,
+    ParcheesiState, ParcheesiSystem, Phase, step,
 };
 use crate::play::{MAX_STEPS, Play, Step, StepKind};
 use crate::system::{Place, RuleSystem};
@@ -62,7 +62,7 @@ pub struct ReferencePlay {
 
 /// Every legal play of the decision node `s` — every order of steps, not one per position —
 /// each with the board it leaves. Empty when the roll cannot be played (or `s` is no decision).
-pub fn legal_plays(sys: &RaceSystem, s: &RaceState) -> Vec<ReferencePlay> {
+pub fn legal_plays(sys: &ParcheesiSystem, s: &ParcheesiState) -> Vec<ReferencePlay> {
     if s.phase != Phase::Decision {
         return Vec::new();
     }
@@ -109,7 +109,7 @@ pub fn legal_plays(sys: &RaceSystem, s: &RaceState) -> Vec<ReferencePlay> {
 }
 
 /// The distinct legal plays: one per board, the first in search order.
-pub fn distinct_plays(sys: &RaceSystem, s: &RaceState) -> Vec<ReferencePlay> {
+pub fn distinct_plays(sys: &ParcheesiSystem, s: &ParcheesiState) -> Vec<ReferencePlay> {
     let mut out: Vec<ReferencePlay> = Vec::new();
     for p in legal_plays(sys, s) {
         if !out.iter().any(|q| q.board == p.board) {
@@ -142,7 +142,7 @@ struct Candidate {
 }
 
 struct Search<'a> {
-    sys: &'a RaceSystem,
+    sys: &'a ParcheesiSystem,
     seat: usize,
     /// The square each P-D group stood on at the start.
     group_square: [u8; 256],

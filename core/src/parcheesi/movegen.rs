@@ -18,7 +18,7 @@
 //!
 //! # Checked against the reference
 //! [`super::reference`] enumerates the same plays the slow way, from the rules text;
-//! `core/tests/race_reference.rs` compares the two on random and synthetic positions, every roll,
+//! `core/tests/parcheesi_reference.rs` compares the two on random and synthetic positions, every roll,
 //! under every option set. Any change here is checked there.
 //!
 //! # Speed
@@ -41,7 +41,8 @@
 
 use super::{
     BRANCH, BonusObligation, BonusOrder, ENTRY, HOME, HOME_PATH, LAP, LAP_END, NEST, Occ, PIECES,
-    Phase, RaceState, RaceSystem, count_left, place_moved_piece, remove_pair, remove_value, step,
+    ParcheesiState, ParcheesiSystem, Phase, count_left, place_moved_piece, remove_pair,
+    remove_value, step,
 };
 use crate::board;
 use crate::play::{MAX_STEPS, Play, PlayList, Step, StepKind};
@@ -61,7 +62,7 @@ fn pack(a: [u8; 4], b: [u8; 4]) -> u64 {
 
 /// A hash of every field of a state.
 #[inline]
-pub(super) fn hash_state(s: &RaceState) -> u64 {
+pub(super) fn hash_state(s: &ParcheesiState) -> u64 {
     let p = &s.pieces;
     let a = &s.ages;
     let mut h = mix(0, pack(p[0], p[1]));
@@ -227,8 +228,8 @@ struct SeatMasks {
 
 /// The other seats' occupancy (slots, slots with two or more pieces of one seat).
 fn others_occupancy(
-    sys: &RaceSystem,
-    s: &RaceState,
+    sys: &ParcheesiSystem,
+    s: &ParcheesiState,
     mover: usize,
     cache: &mut [SeatMasks; 4],
 ) -> (u128, u128) {
@@ -303,7 +304,7 @@ pub(super) fn pos_after(p: u8, k: u8, home_route: bool) -> u8 {
     }
 }
 
-impl RaceSystem {
+impl ParcheesiSystem {
     /// Whether a piece may finish a step on `pos` (P-E, O-D, O-E); the pieces it captures.
     #[inline]
     fn landing(&self, seat: usize, pos: u8, entering: bool, occ: &Occ) -> Option<u8> {
@@ -453,7 +454,7 @@ const fn to_branch() -> [u8; 256] {
 }
 
 struct Ctx<'a> {
-    sys: &'a RaceSystem,
+    sys: &'a ParcheesiSystem,
     seat: usize,
     distinct: bool,
     /// Memoise the search on states (big trees: doubles with four values).
@@ -484,7 +485,7 @@ struct Ctx<'a> {
     dice_parts: &'a mut Vec<(u64, u64, u64)>,
     part_best: &'a mut Vec<(u64, u64)>,
     /// The position searched (the plain search rebuilds full states from it).
-    root: RaceState,
+    root: ParcheesiState,
     /// Whether reaching home is a plain step (no home bonus to play).
     plain_home: bool,
     /// Plays were listed past [`EARLY_DEDUP_MAX`] without the early lookup (see `push_best`).
@@ -514,7 +515,12 @@ fn key_bit(key: u64) -> u64 {
 }
 
 /// Lists the legal complete plays of `s` into `out` (cleared first).
-pub(super) fn generate_list(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mut PlayList) {
+pub(super) fn generate_list(
+    sys: &ParcheesiSystem,
+    s: &ParcheesiState,
+    orders: Orders,
+    out: &mut PlayList,
+) {
     out.clear();
     if s.phase != Phase::Decision {
         return;
@@ -523,7 +529,12 @@ pub(super) fn generate_list(sys: &RaceSystem, s: &RaceState, orders: Orders, out
 }
 
 /// Appends the legal complete plays of `s` to `out`.
-pub(super) fn generate(sys: &RaceSystem, s: &RaceState, orders: Orders, out: &mut Vec<Play>) {
+pub(super) fn generate(
+    sys: &ParcheesiSystem,
+    s: &ParcheesiState,
+    orders: Orders,
+    out: &mut Vec<Play>,
+) {
     if s.phase != Phase::Decision {
         return;
     }
@@ -558,8 +569,8 @@ fn with_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
 #[inline(never)]
 fn generate_with(
     scratch: &mut Scratch,
-    sys: &RaceSystem,
-    s: &RaceState,
+    sys: &ParcheesiSystem,
+    s: &ParcheesiState,
     orders: Orders,
     out: &mut PlayList,
 ) {
@@ -771,7 +782,7 @@ fn for_each_die_step<'a>(
             if p == HOME {
                 continue;
             }
-            // The home route, then going round (`RaceSystem::goes_round`), unrolled: the
+            // The home route, then going round (`ParcheesiSystem::goes_round`), unrolled: the
             // `for route in [true, false]` form of `dfs` and `two_dice` measured +1.3%
             // instructions here, where `visit` is inlined.
             if let Some((d, c)) = sys.try_move(seat, p, v, true, occ) {
@@ -806,7 +817,7 @@ fn for_each_die_step<'a>(
     }
 }
 
-fn dfs(ctx: &mut Ctx, s: &RaceState, play: &mut Play, root: bool) -> bool {
+fn dfs(ctx: &mut Ctx, s: &ParcheesiState, play: &mut Play, root: bool) -> bool {
     let sys = ctx.sys;
     let seat = ctx.seat;
     let mut any = false;
@@ -955,7 +966,7 @@ fn dfs(ctx: &mut Ctx, s: &RaceState, play: &mut Play, root: bool) -> bool {
 /// The occupancy of `s`: the mover's own recomputed, the others' kept in the context (updated
 /// by `child` after a capturing step).
 #[inline]
-fn occupancy<'a>(ctx: &Ctx<'a>, s: &RaceState) -> Occ<'a> {
+fn occupancy<'a>(ctx: &Ctx<'a>, s: &ParcheesiState) -> Occ<'a> {
     mover_occupancy(ctx, &s.pieces[ctx.seat])
 }
 
@@ -978,7 +989,7 @@ fn mover_occupancy<'a>(ctx: &Ctx<'a>, pieces: &[u8; PIECES]) -> Occ<'a> {
     )
 }
 
-fn child(ctx: &mut Ctx, s: &RaceState, play: &mut Play, st: Step) -> bool {
+fn child(ctx: &mut Ctx, s: &ParcheesiState, play: &mut Play, st: Step) -> bool {
     let mut t = *s;
     if st.kind != StepKind::Bonus && st.captured == 0 && st.to != HOME {
         let enter = st.kind == StepKind::Enter;
@@ -1033,7 +1044,7 @@ fn child(ctx: &mut Ctx, s: &RaceState, play: &mut Play, st: Step) -> bool {
 
 /// Records a complete play if P-D allows it; keeps only the best score (P-C).
 #[inline]
-fn record(ctx: &mut Ctx, s: &RaceState, play: &Play) -> bool {
+fn record(ctx: &mut Ctx, s: &ParcheesiState, play: &Play) -> bool {
     let seat = ctx.seat;
     let p = s.pieces[seat];
     if ctx.has_groups {
@@ -1104,7 +1115,7 @@ fn record(ctx: &mut Ctx, s: &RaceState, play: &Play) -> bool {
 /// The score `record` gives a complete play ending in `s` (no pass, no per-dice-part bonuses,
 /// the mover's blockades all of age zero).
 #[inline]
-fn leaf_score(ctx: &Ctx, s: &RaceState) -> u64 {
+fn leaf_score(ctx: &Ctx, s: &ParcheesiState) -> u64 {
     if ctx.per_dice {
         // The dice part only, as `record` scores it.
         return dice_score(ctx, &s.left);
@@ -1267,7 +1278,7 @@ fn keep_best_bonuses_per_dice_part(ctx: &mut Ctx) {
 }
 
 /// Whether a blockade of the mover that reached `blockade_turn_limit` still stands unchanged.
-fn expired_blockade_stands(sys: &RaceSystem, s: &RaceState, seat: usize) -> bool {
+fn expired_blockade_stands(sys: &ParcheesiSystem, s: &ParcheesiState, seat: usize) -> bool {
     let limit = sys.rules.blockade_turn_limit;
     if limit == 0 {
         return false;
@@ -1288,7 +1299,7 @@ fn expired_blockade_stands(sys: &RaceSystem, s: &RaceState, seat: usize) -> bool
 /// The key of a dice part (the position the dice led to), per dice play: never tagged as a plain
 /// play's key, which is its own dice part.
 #[inline]
-fn dice_part_key(s: &RaceState) -> u64 {
+fn dice_part_key(s: &ParcheesiState) -> u64 {
     hash_state(s) & !PLAIN_TAG
 }
 
@@ -1300,7 +1311,7 @@ const PLAIN_TAG: u64 = 1 << 63;
 /// mover's pieces, combined with the sum of their codes (so that a leaf that differs from its
 /// parent only in the mover's pieces gets its key from the parent's in two operations).
 #[inline]
-fn generic_key(s: &RaceState, seat: usize) -> u64 {
+fn generic_key(s: &ParcheesiState, seat: usize) -> u64 {
     let mut rest = *s;
     rest.pieces[seat] = [0; PIECES];
     combine_key(hash_state(&rest), pieces_code(&s.pieces[seat]))
@@ -1381,7 +1392,7 @@ impl Plain {
 
     /// The full state this node stands for.
     #[inline]
-    fn state(&self, ctx: &Ctx) -> RaceState {
+    fn state(&self, ctx: &Ctx) -> ParcheesiState {
         let mut s = ctx.root;
         s.pieces[ctx.seat] = self.pieces;
         s.left = self.left;
