@@ -6,7 +6,7 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use pachisi::play::Play;
 use pachisi::sim::{game_seed, random_game, uniform_index};
 use pachisi::system::{Node, Orders, RuleSystem, SystemRules};
-use pachisi::{Rules, RulesConfig};
+use pachisi::{Registered, Rules, SystemVisitor};
 use std::hint::black_box;
 
 /// Decision positions reached by random play from fixed seeds (a fixed mid-game sample).
@@ -84,13 +84,14 @@ fn bench_system<T: SystemRules>(c: &mut Criterion, name: &str, rules: &T) {
 fn engine(c: &mut Criterion) {
     for v in pachisi::variants() {
         let rules = Rules::preset(v).expect("preset");
-        match rules.config() {
-            RulesConfig::Parcheesi(r) => bench_system(c, v, r),
-            RulesConfig::Family(r) => bench_system(c, v, r),
-            RulesConfig::Classic(r) => bench_system(c, v, r),
-            RulesConfig::Backgammon(r) => bench_system(c, v, r),
-            _ => {}
+        struct Bench<'a, 'c>(&'c mut Criterion, &'a str);
+        impl SystemVisitor for Bench<'_, '_> {
+            type Output = ();
+            fn visit<T: Registered>(self, rules: &T) {
+                bench_system(self.0, self.1, rules)
+            }
         }
+        rules.config().visit(Bench(c, v));
     }
 }
 

@@ -3,11 +3,15 @@
 
 use crate::dice::{ChanceOutcome, GameRng, Roll, rng_from_seed};
 use crate::play::{Play, Step, dedup_by_result};
-use crate::rules::{Rules, RulesConfig};
+use crate::registry::{Registered, SystemVisitor};
+use crate::rules::Rules;
 use crate::system::{BoardKind, Node, Orders, Outcome, PieceView, Place, RuleSystem, SystemRules};
-use crate::{Error, Result, backgammon, classic, family, parcheesi};
+use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+/// Writes the move notation of a play of the roll it was made for (see [`Game::play_formatter`]).
+pub type PlayFormatter = std::sync::Arc<dyn Fn(&Play) -> String + Send + Sync>;
 
 /// One thing that happened in a game, in order.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -361,6 +365,32 @@ impl<R: RuleSystem> GameOf<R> {
         self.system.format_play(&self.start, play)
     }
 
+    /// A function writing the move notation of plays of the current roll (from the position at the
+    /// start of the play), for lists of plays that are formatted later or not at all.
+    pub fn play_formatter(&self) -> PlayFormatter {
+        let (system, start) = (self.system.clone(), self.start);
+        std::sync::Arc::new(move |p: &Play| system.format_play(&start, p))
+    }
+
+    /// The move notation of every play in the log, with its index in the log, each written from
+    /// the position before it (the history keeps those positions).
+    pub fn log_notations(&self) -> Vec<(usize, String)> {
+        let mut before: std::collections::HashMap<usize, &R::State> = Default::default();
+        for snap in &self.history {
+            before.entry(snap.log_len).or_insert(&snap.state);
+        }
+        self.log
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| match e {
+                Event::Play { play, .. } => before
+                    .get(&i)
+                    .map(|s| (i, self.system.format_play(s, play))),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Takes one step; when the steps taken form a complete play that nothing extends, the play
     /// ends by itself.
     pub fn step(&mut self, step: &Step) -> Result<()> {
@@ -500,29 +530,41 @@ impl<R: RuleSystem> GameOf<R> {
 /// }
 /// assert!(g.winner().is_some());
 /// ```
-#[derive(Clone, Debug)]
-#[non_exhaustive]
-pub enum Game {
-    /// Parcheesi or Online Pachisi.
-    Parcheesi(GameOf<parcheesi::ParcheesiSystem>),
-    /// Family Pachisi.
-    Family(GameOf<family::FamilySystem>),
-    /// Classic Pachisi.
-    Classic(GameOf<classic::ClassicSystem>),
-    /// Backgammon.
-    Backgammon(GameOf<backgammon::BackgammonSystem>),
-}
+macro_rules! game_enum {
+    ($(($name:ident, $rules:ty, $doc:literal)),* $(,)?) => {
+        /// A game of any variant: the run-time choice of rule system (one variant per system of
+        /// [`crate::for_each_system`]).
+        ///
+        /// ```
+        /// use pachisi::{Game, Rules};
+        /// let mut g = Game::new(&Rules::preset("backgammon").unwrap(), 42);
+        /// while !g.is_over() {
+        ///     if g.is_chance_node() {
+        ///         g.roll().unwrap();
+        ///     } else {
+        ///         let plays = g.legal_plays();
+        ///         g.play(&plays[0]).unwrap();
+        ///     }
+        /// }
+        /// assert!(g.winner().is_some());
+        /// ```
+        #[derive(Clone, Debug)]
+        #[non_exhaustive]
+        pub enum Game {
+            $(#[doc = $doc] $name(GameOf<<$rules as SystemRules>::System>),)*
+        }
 
-macro_rules! each {
-    ($self:expr, $g:ident => $body:expr) => {
-        match $self {
-            Game::Parcheesi($g) => $body,
-            Game::Family($g) => $body,
-            Game::Classic($g) => $body,
-            Game::Backgammon($g) => $body,
+        /// `each!(game, g => expr)`: `expr` for whichever system's `GameOf` the game holds.
+        macro_rules! each {
+            ($self_:expr, $g:ident => $body:expr) => {
+                match $self_ {
+                    $(Game::$name($g) => $body,)*
+                }
+            };
         }
     };
 }
+crate::for_each_system!(game_enum);
 
 fn build<T: SystemRules>(r: &T) -> T::System {
     // Rules values are validated when made, so building cannot fail here.
@@ -535,13 +577,14 @@ fn build<T: SystemRules>(r: &T) -> T::System {
 impl Game {
     /// A new game of the given rules, seeded.
     pub fn new(rules: &Rules, seed: u64) -> Game {
-        let r = rules.clone();
-        match rules.config() {
-            RulesConfig::Parcheesi(c) => Game::Parcheesi(GameOf::new(build(c), r, seed)),
-            RulesConfig::Family(c) => Game::Family(GameOf::new(build(c), r, seed)),
-            RulesConfig::Classic(c) => Game::Classic(GameOf::new(build(c), r, seed)),
-            RulesConfig::Backgammon(c) => Game::Backgammon(GameOf::new(build(c), r, seed)),
+        struct New<'a>(&'a Rules, u64);
+        impl SystemVisitor for New<'_> {
+            type Output = Game;
+            fn visit<T: Registered>(self, config: &T) -> Game {
+                T::into_game(GameOf::new(build(config), self.0.clone(), self.1))
+            }
         }
+        rules.config().visit(New(rules, seed))
     }
 
     /// A new game of a preset with its default options.
@@ -556,29 +599,17 @@ impl Game {
 
     /// A game of `rules` from a position in the variant's notation.
     pub fn from_position(rules: &Rules, text: &str, seed: u64) -> Result<Game> {
-        let r = rules.clone();
-        Ok(match rules.config() {
-            RulesConfig::Parcheesi(c) => {
-                let sys = build(c);
-                let st = sys.parse_position(text)?;
-                Game::Parcheesi(GameOf::from_state(sys, r, st, seed)?)
+        struct FromPosition<'a>(&'a Rules, &'a str, u64);
+        impl SystemVisitor for FromPosition<'_> {
+            type Output = Result<Game>;
+            fn visit<T: Registered>(self, config: &T) -> Result<Game> {
+                let system = build(config);
+                let state = system.parse_position(self.1)?;
+                let game = GameOf::from_state(system, self.0.clone(), state, self.2)?;
+                Ok(T::into_game(game))
             }
-            RulesConfig::Family(c) => {
-                let sys = build(c);
-                let st = sys.parse_position(text)?;
-                Game::Family(GameOf::from_state(sys, r, st, seed)?)
-            }
-            RulesConfig::Classic(c) => {
-                let sys = build(c);
-                let st = sys.parse_position(text)?;
-                Game::Classic(GameOf::from_state(sys, r, st, seed)?)
-            }
-            RulesConfig::Backgammon(c) => {
-                let sys = build(c);
-                let st = sys.parse_position(text)?;
-                Game::Backgammon(GameOf::from_state(sys, r, st, seed)?)
-            }
-        })
+        }
+        rules.config().visit(FromPosition(rules, text, seed))
     }
 
     /// The rules.
@@ -665,6 +696,31 @@ impl Game {
     pub fn step(&mut self, step: &Step) -> Result<()> {
         each!(self, g => g.step(step))
     }
+    /// A function writing the move notation of plays of the current roll.
+    ///
+    /// ```
+    /// let mut g = pachisi::Game::from_preset("backgammon", 1).unwrap();
+    /// g.roll().unwrap();
+    /// let name = g.play_formatter();
+    /// let plays = g.legal_plays();
+    /// assert_eq!(name(&plays[0]), g.format_play(&plays[0]));
+    /// ```
+    pub fn play_formatter(&self) -> PlayFormatter {
+        each!(self, g => g.play_formatter())
+    }
+    /// The move notation of every play in the log, with its index in the log.
+    ///
+    /// ```
+    /// let mut g = pachisi::Game::from_preset("parcheesi", 2).unwrap();
+    /// while g.log_notations().len() < 3 {
+    ///     if g.is_chance_node() { g.roll().unwrap(); } else { g.play(&g.legal_plays()[0]).unwrap(); }
+    /// }
+    /// let (i, text) = &g.log_notations()[0];
+    /// assert!(matches!(g.log()[*i], pachisi::Event::Play { .. }) && !text.is_empty());
+    /// ```
+    pub fn log_notations(&self) -> Vec<(usize, String)> {
+        each!(self, g => g.log_notations())
+    }
     /// Ends the play with the steps taken (or passes).
     pub fn finish_play(&mut self) -> Result<()> {
         each!(self, g => g.finish_play())
@@ -729,13 +785,16 @@ impl Game {
             .get("rules")
             .ok_or_else(|| Error::InvalidJson("missing `rules`".into()))?;
         let rules = Rules::from_value(rules_value)?;
-        Ok(match rules.config() {
-            RulesConfig::Parcheesi(c) => Game::Parcheesi(GameOf::from_value_with(build(c), value)?),
-            RulesConfig::Family(c) => Game::Family(GameOf::from_value_with(build(c), value)?),
-            RulesConfig::Classic(c) => Game::Classic(GameOf::from_value_with(build(c), value)?),
-            RulesConfig::Backgammon(c) => {
-                Game::Backgammon(GameOf::from_value_with(build(c), value)?)
+        struct FromValue(Value);
+        impl SystemVisitor for FromValue {
+            type Output = Result<Game>;
+            fn visit<T: Registered>(self, config: &T) -> Result<Game> {
+                Ok(T::into_game(GameOf::from_value_with(
+                    build(config),
+                    self.0,
+                )?))
             }
-        })
+        }
+        rules.config().visit(FromValue(value))
     }
 }

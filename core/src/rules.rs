@@ -5,6 +5,7 @@
 //! `{"variant": "parcheesi", "capture_bonus": 10}` is Parcheesi with a 10-square capture bonus.
 //! Unknown keys, wrong types and invalid combinations are errors that name the problem.
 
+use crate::registry::{Registered, SystemVisitor};
 use crate::system::SystemRules;
 use crate::{Error, Result, backgammon, classic, family, parcheesi};
 use serde_json::{Map, Value};
@@ -27,19 +28,39 @@ pub fn variants() -> &'static [&'static str] {
     VARIANTS
 }
 
-/// The options of one rule system.
-#[derive(Clone, Debug, PartialEq)]
-#[non_exhaustive]
-pub enum RulesConfig {
-    /// Parcheesi and Online Pachisi (two dice, the 68-square cross-and-circle board, bonuses).
-    Parcheesi(parcheesi::ParcheesiRules),
-    /// Family Pachisi (two dice, partners, gates, top and bottom faces).
-    Family(family::FamilyRules),
-    /// Classic Pachisi (cowrie shells, the cross board, units and castles).
-    Classic(classic::ClassicRules),
-    /// Backgammon.
-    Backgammon(backgammon::BackgammonRules),
+macro_rules! rules_config {
+    ($(($name:ident, $rules:ty, $doc:literal)),* $(,)?) => {
+        /// The options of one rule system (one variant per system of [`crate::for_each_system`]).
+        #[derive(Clone, Debug, PartialEq)]
+        #[non_exhaustive]
+        pub enum RulesConfig {
+            $(#[doc = $doc] $name($rules),)*
+        }
+
+        impl RulesConfig {
+            /// Runs `visitor` on the options of whichever system this is: the one dispatch point.
+            ///
+            /// ```
+            /// use pachisi::{Registered, Rules, SystemVisitor};
+            /// struct Name;
+            /// impl SystemVisitor for Name {
+            ///     type Output = &'static str;
+            ///     fn visit<T: Registered>(self, _: &T) -> &'static str {
+            ///         std::any::type_name::<T>()
+            ///     }
+            /// }
+            /// let r = Rules::preset("pachisi").unwrap();
+            /// assert!(r.config().visit(Name).ends_with("ClassicRules"));
+            /// ```
+            pub fn visit<V: SystemVisitor>(&self, visitor: V) -> V::Output {
+                match self {
+                    $(RulesConfig::$name(r) => visitor.visit(r),)*
+                }
+            }
+        }
+    };
 }
+crate::for_each_system!(rules_config);
 
 /// A validated variant: the preset it started from and the value of every option.
 ///
@@ -122,11 +143,29 @@ impl Rules {
         self.overlay(&m)
     }
 
-    fn overlay(&self, opts: &Map<String, Value>) -> Result<Rules> {
+    /// This value with the options of `opts` changed (validated): the one overlay every binding
+    /// uses. A `variant` key may only repeat this value's preset (so a whole rules object can be
+    /// overlaid); to change the preset, start from another one.
+    ///
+    /// ```
+    /// use pachisi::Rules;
+    /// let r = Rules::preset("parcheesi").unwrap();
+    /// let opts = serde_json::json!({"capture_bonus": 10});
+    /// assert_eq!(r.overlay(opts.as_object().unwrap()).unwrap().options()["capture_bonus"], 10);
+    /// let other = serde_json::json!({"variant": "backgammon"});
+    /// assert!(r.overlay(other.as_object().unwrap()).is_err());
+    /// ```
+    pub fn overlay(&self, opts: &Map<String, Value>) -> Result<Rules> {
         let mut map = self.options();
         for (k, v) in opts {
             if k == "variant" {
-                continue;
+                if v.as_str() == Some(self.variant) {
+                    continue;
+                }
+                return Err(Error::InvalidRules(format!(
+                    "`variant` is not an option of `{}`: start from the other preset instead",
+                    self.variant
+                )));
             }
             if !map.contains_key(k) {
                 let known: Vec<&str> = map.keys().map(String::as_str).collect();
@@ -138,12 +177,14 @@ impl Rules {
             }
             map.insert(k.clone(), v.clone());
         }
-        let config = match &self.config {
-            RulesConfig::Parcheesi(_) => RulesConfig::Parcheesi(from_object(self.variant, map)?),
-            RulesConfig::Family(_) => RulesConfig::Family(from_object(self.variant, map)?),
-            RulesConfig::Classic(_) => RulesConfig::Classic(from_object(self.variant, map)?),
-            RulesConfig::Backgammon(_) => RulesConfig::Backgammon(from_object(self.variant, map)?),
-        };
+        struct Rebuild(&'static str, Map<String, Value>);
+        impl SystemVisitor for Rebuild {
+            type Output = Result<RulesConfig>;
+            fn visit<T: Registered>(self, _: &T) -> Result<RulesConfig> {
+                Ok(from_object::<T>(self.0, self.1)?.into_config())
+            }
+        }
+        let config = self.config.visit(Rebuild(self.variant, map))?;
         Ok(Rules {
             variant: self.variant,
             config,
@@ -162,12 +203,32 @@ impl Rules {
 
     /// Every option and its value (without the `variant` key).
     pub fn options(&self) -> Map<String, Value> {
-        match &self.config {
-            RulesConfig::Parcheesi(r) => to_object(r),
-            RulesConfig::Family(r) => to_object(r),
-            RulesConfig::Classic(r) => to_object(r),
-            RulesConfig::Backgammon(r) => to_object(r),
+        struct Options;
+        impl SystemVisitor for Options {
+            type Output = Map<String, Value>;
+            fn visit<T: Registered>(self, rules: &T) -> Map<String, Value> {
+                to_object(rules)
+            }
         }
+        self.config.visit(Options)
+    }
+
+    /// The options whose values differ from the preset's (what a short description or a
+    /// pasteable `Rules(...)` needs).
+    ///
+    /// ```
+    /// use pachisi::Rules;
+    /// let r = Rules::preset("parcheesi").unwrap().with("seats", 2.into()).unwrap();
+    /// assert_eq!(r.changed_options().keys().collect::<Vec<_>>(), ["seats"]);
+    /// ```
+    pub fn changed_options(&self) -> Map<String, Value> {
+        let preset = Rules::preset(self.variant)
+            .map(|p| p.options())
+            .unwrap_or_default();
+        self.options()
+            .into_iter()
+            .filter(|(k, v)| preset.get(k) != Some(v))
+            .collect()
     }
 
     /// The rules as a JSON value: `{"variant": ..., every option}`.

@@ -3,11 +3,13 @@
 use crate::Result;
 use crate::dice::{GameRng, rng_from_seed};
 use crate::play::{Play, PlayList, Step};
-use crate::rules::{Rules, RulesConfig};
+use crate::registry::{Registered, SystemVisitor};
+use crate::rules::Rules;
 use crate::system::{Node, Orders, RuleSystem, SystemRules};
 use rand::Rng;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use std::ops::Range;
 
 /// A game that has not ended after this many rolls is recorded as unfinished.
 pub const MAX_ROLLS: u32 = 100_000;
@@ -166,27 +168,30 @@ pub fn random_game<R: RuleSystem>(system: &R, seed: u64, buf: &mut SimBuffers) -
 
 fn run<T: SystemRules>(
     rules: &T,
-    games: usize,
+    games: Range<u64>,
     seed: u64,
     threads: Option<usize>,
 ) -> Result<Vec<GameRecord>> {
     let system = rules.build()?;
-    let work = |range: std::ops::Range<usize>| -> Vec<GameRecord> {
+    let work = |range: Range<u64>| -> Vec<GameRecord> {
         let mut buf = SimBuffers::new();
         range
-            .map(|i| random_game(&system, game_seed(seed, i as u64), &mut buf))
+            .map(|i| random_game(&system, game_seed(seed, i), &mut buf))
             .collect()
     };
-    if threads == Some(1) || games < 64 {
-        return Ok(work(0..games));
+    if threads == Some(1) || games.end - games.start < 64 {
+        return Ok(work(games));
     }
     // Chunks keep the per-thread buffer warm; results are ordered by game index.
     let chunk = 256;
-    let n_chunks = games.div_ceil(chunk);
+    let n_chunks = (games.end - games.start).div_ceil(chunk);
     let job = || -> Vec<GameRecord> {
         (0..n_chunks)
             .into_par_iter()
-            .flat_map_iter(|c| work(c * chunk..((c + 1) * chunk).min(games)))
+            .flat_map_iter(|c| {
+                let first = games.start + c * chunk;
+                work(first..(first + chunk).min(games.end))
+            })
             .collect()
     };
     match threads {
@@ -218,17 +223,40 @@ pub fn simulate(
     seed: u64,
     threads: Option<usize>,
 ) -> Result<Vec<GameRecord>> {
+    simulate_range(rules, seed, 0..games as u64, threads)
+}
+
+/// Games `games` (indices) of the run [`simulate`] makes from `seed`: a run split into ranges,
+/// in any order and on any number of threads or machines, gives the same records as one run.
+///
+/// ```
+/// use pachisi::sim::{simulate, simulate_range};
+/// let rules = pachisi::Rules::preset("pachisi").unwrap();
+/// let whole = simulate(&rules, 30, 5, Some(1)).unwrap();
+/// let mut parts = simulate_range(&rules, 5, 0..10, Some(1)).unwrap();
+/// parts.extend(simulate_range(&rules, 5, 10..30, None).unwrap());
+/// assert_eq!(parts, whole);
+/// ```
+pub fn simulate_range(
+    rules: &Rules,
+    seed: u64,
+    games: Range<u64>,
+    threads: Option<usize>,
+) -> Result<Vec<GameRecord>> {
     if threads == Some(0) {
         return Err(crate::Error::InvalidRules(
             "threads must be at least 1".into(),
         ));
     }
-    match rules.config() {
-        RulesConfig::Parcheesi(r) => run(r, games, seed, threads),
-        RulesConfig::Family(r) => run(r, games, seed, threads),
-        RulesConfig::Classic(r) => run(r, games, seed, threads),
-        RulesConfig::Backgammon(r) => run(r, games, seed, threads),
+    struct Run(Range<u64>, u64, Option<usize>);
+    impl SystemVisitor for Run {
+        type Output = Result<Vec<GameRecord>>;
+        fn visit<T: Registered>(self, rules: &T) -> Self::Output {
+            run(rules, self.0, self.1, self.2)
+        }
     }
+    let games = games.start..games.end.max(games.start);
+    rules.config().visit(Run(games, seed, threads))
 }
 
 /// Per-seat summary of a simulation.

@@ -3,7 +3,7 @@
 //! `cargo run --release -p pachisi --example simulate -- [variant] [games] [seed] [threads] [options-json]`
 //! e.g. `... simulate -- parcheesi 100000 1 1 '{"seats": 2}'`
 
-use pachisi::{Game, RuleSystem, Rules, RulesConfig, SystemRules, sim};
+use pachisi::{Game, Registered, RuleSystem, Rules, SystemVisitor, sim};
 use std::time::Instant;
 
 fn main() -> Result<(), pachisi::Error> {
@@ -58,16 +58,14 @@ fn main() -> Result<(), pachisi::Error> {
 
 /// Size of the rule system's position type.
 fn state_size(rules: &Rules) -> usize {
-    fn size<T: SystemRules>(_: &T) -> usize {
-        std::mem::size_of::<<T::System as RuleSystem>::State>()
+    struct Size;
+    impl SystemVisitor for Size {
+        type Output = usize;
+        fn visit<T: Registered>(self, _: &T) -> usize {
+            std::mem::size_of::<<T::System as RuleSystem>::State>()
+        }
     }
-    match rules.config() {
-        RulesConfig::Parcheesi(r) => size(r),
-        RulesConfig::Family(r) => size(r),
-        RulesConfig::Classic(r) => size(r),
-        RulesConfig::Backgammon(r) => size(r),
-        _ => 0,
-    }
+    rules.config().visit(Size)
 }
 
 fn rayon_threads() -> usize {

@@ -2,13 +2,12 @@
 
 use crate::convert::{json_to_py, roll_from_py, roll_to_py, serde_to_py};
 use crate::errors::{Kind, guard, guard_ok, new_err};
-use crate::moves::{Formatter, PyPlay, PyStep, steps_from_py, steps_to_list};
-use crate::rules::{PyRules, changed_options, rules_from, rules_repr};
-use pachisi::{Event, Game, Node, Play, RuleSystem};
+use crate::moves::{PyPlay, PyStep, steps_from_py, steps_to_list};
+use crate::rules::{PyRules, rules_from, rules_repr};
+use pachisi::{Event, Game, Node, Play};
 use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
-use std::sync::Arc;
 
 /// A seed from the operating system's hasher keys, when the caller gives none.
 fn fresh_seed() -> u64 {
@@ -26,34 +25,6 @@ fn node_name(node: Node) -> &'static str {
     }
 }
 
-/// Move notation of every play in the log, in log order (by undoing a copy of the game back to
-/// the position before each play).
-pub fn play_notations(game: &Game) -> Vec<(usize, String)> {
-    let log = game.log();
-    let mut pending: Vec<usize> = log
-        .iter()
-        .enumerate()
-        .filter(|(_, e)| matches!(e, Event::Play { .. }))
-        .map(|(i, _)| i)
-        .collect();
-    let mut out = Vec::with_capacity(pending.len());
-    let mut g = game.clone();
-    while let Some(&i) = pending.last() {
-        if g.log().len() <= i {
-            if let Event::Play { play, .. } = &log[i] {
-                out.push((i, g.format_play(play)));
-            }
-            pending.pop();
-            continue;
-        }
-        if g.undo().is_err() {
-            break;
-        }
-    }
-    out.reverse();
-    out
-}
-
 /// One game of any variant: position, turn, the pending roll, its seeded generator and history.
 ///
 /// ``Game("parcheesi", seed=7, seats=2)`` or ``Game(rules, seed=...)``; keyword arguments other
@@ -68,46 +39,17 @@ pub struct PyGame {
     pub inner: Game,
 }
 
-/// A formatter for the plays of the current roll, or None when steps were already taken (the
-/// play then starts before the current position; its notation is written at once).
-fn formatter(game: &Game) -> Option<Formatter> {
-    if !game.taken().is_empty() {
-        return None;
-    }
-    Some(match game {
-        Game::Parcheesi(g) => {
-            let (system, state) = (g.system().clone(), *g.state());
-            Arc::new(move |p: &Play| system.format_play(&state, p))
-        }
-        Game::Family(g) => {
-            let (system, state) = (g.system().clone(), *g.state());
-            Arc::new(move |p: &Play| system.format_play(&state, p))
-        }
-        Game::Classic(g) => {
-            let (system, state) = (g.system().clone(), *g.state());
-            Arc::new(move |p: &Play| system.format_play(&state, p))
-        }
-        Game::Backgammon(g) => {
-            let (system, state) = (g.system().clone(), *g.state());
-            Arc::new(move |p: &Play| system.format_play(&state, p))
-        }
-        _ => return None,
-    })
-}
-
 impl PyGame {
     fn make_play(&self, play: Play) -> PyPlay {
         PyPlay::with_notation(play, self.inner.format_play(&play))
     }
 
     fn make_plays(&self, plays: Vec<Play>) -> Vec<PyPlay> {
-        match formatter(&self.inner) {
-            Some(f) => plays
-                .into_iter()
-                .map(|p| PyPlay::with_formatter(p, f.clone()))
-                .collect(),
-            None => plays.into_iter().map(|p| self.make_play(p)).collect(),
-        }
+        let f = self.inner.play_formatter();
+        plays
+            .into_iter()
+            .map(|p| PyPlay::with_formatter(p, f.clone()))
+            .collect()
     }
 }
 
@@ -361,7 +303,7 @@ impl PyGame {
     /// ``{"event": "play", "seat", "play"}`` (a ``Play``) and ``{"event": "forfeit", "seat"}``.
     #[getter]
     fn log<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let notations = guard_ok(|| play_notations(&self.inner))?;
+        let notations = guard_ok(|| self.inner.log_notations())?;
         let mut names = notations.into_iter().peekable();
         let list = PyList::empty(py);
         for (i, e) in self.inner.log().iter().enumerate() {
@@ -399,7 +341,7 @@ impl PyGame {
         let Some((seat, play)) = guard_ok(|| self.inner.last_play())? else {
             return Ok(None);
         };
-        let notation = guard_ok(|| play_notations(&self.inner))?
+        let notation = guard_ok(|| self.inner.log_notations())?
             .pop()
             .map(|(_, n)| n)
             .unwrap_or_default();
@@ -464,7 +406,7 @@ impl PyGame {
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         let rules = self.inner.rules();
-        let first = if changed_options(rules).is_empty() {
+        let first = if rules.changed_options().is_empty() {
             format!("'{}'", rules.variant())
         } else {
             rules_repr(py, rules)?

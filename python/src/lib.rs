@@ -21,6 +21,17 @@ fn variants() -> Vec<&'static str> {
     pachisi::variants().to_vec()
 }
 
+/// The 95% Wilson score interval of `wins` successes in `n` trials (`(0, 1)` when `n` is 0).
+#[pyfunction]
+fn wilson_interval(wins: usize, n: usize) -> PyResult<(f64, f64)> {
+    if wins > n {
+        return Err(pyo3::exceptions::PyValueError::new_err(
+            "wins must not exceed the number of trials",
+        ));
+    }
+    Ok(pachisi::sim::wilson_interval(wins, n))
+}
+
 /// The extension module.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -31,6 +42,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<moves::PyPlay>()?;
     m.add_class::<game::PyGame>()?;
     m.add_function(wrap_pyfunction!(variants, m)?)?;
+    m.add_function(wrap_pyfunction!(wilson_interval, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::simulate_raw, m)?)?;
     Ok(())
 }

@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 /// The name of a step kind: ``"move"``, ``"enter"``, ``"bonus"``, ``"double"``, ...
 pub fn kind_name(kind: StepKind) -> &'static str {
@@ -203,7 +203,7 @@ pub struct PyPlay {
 }
 
 /// Writes a play in the variant's notation from the position its roll started at.
-pub type Formatter = Arc<dyn Fn(&Play) -> String + Send + Sync>;
+pub type Formatter = pachisi::PlayFormatter;
 
 impl PyPlay {
     /// A play whose notation is known.

@@ -44,56 +44,13 @@ pub fn rules_from(
             "rules must be a preset name (str) or a pachisi.Rules",
         ));
     };
-    if opts.is_empty() {
-        return Ok(base);
-    }
-    // Overlay through the JSON form, which rejects unknown keys and validates the result.
-    let mut value = base.to_value();
-    if let Value::Object(m) = &mut value {
-        for (k, v) in opts {
-            if k == "variant" {
-                return Err(new_err(
-                    Kind::InvalidRules,
-                    "`variant` is not an option: pass the preset name instead",
-                ));
-            }
-            if !m.contains_key(&k) {
-                let known: Vec<&str> = m
-                    .keys()
-                    .map(String::as_str)
-                    .filter(|k| *k != "variant")
-                    .collect();
-                return Err(new_err(
-                    Kind::InvalidRules,
-                    format!(
-                        "{}: unknown option `{k}` (options: {})",
-                        base.variant(),
-                        known.join(", ")
-                    ),
-                ));
-            }
-            m.insert(k, v);
-        }
-    }
-    guard(|| pachisi::Rules::from_value(&value))
-}
-
-/// The options of `rules` that differ from its preset.
-pub fn changed_options(rules: &pachisi::Rules) -> Map<String, Value> {
-    let preset = pachisi::Rules::preset(rules.variant())
-        .map(|p| p.options())
-        .unwrap_or_default();
-    rules
-        .options()
-        .into_iter()
-        .filter(|(k, v)| preset.get(k) != Some(v))
-        .collect()
+    guard(|| base.overlay(&opts))
 }
 
 /// `Rules('parcheesi', capture_bonus=10)`: pasteable.
 pub fn rules_repr(py: Python<'_>, rules: &pachisi::Rules) -> PyResult<String> {
     let mut s = format!("Rules({:?}", rules.variant());
-    for (k, v) in changed_options(rules) {
+    for (k, v) in rules.changed_options() {
         let obj = json_to_py(py, &v)?;
         s.push_str(&format!(", {k}={}", obj.repr()?));
     }

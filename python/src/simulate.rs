@@ -9,14 +9,6 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::time::Instant;
 
-/// The golden-ratio increment of `pachisi::sim::game_seed`: starting a chunk at game `offset`
-/// with seed `seed + offset * GOLDEN` gives its games the same seeds as in one big run.
-const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
-
-fn chunk_seed(seed: u64, offset: u64) -> u64 {
-    seed.wrapping_add(offset.wrapping_mul(GOLDEN))
-}
-
 /// Simulates `games` random-policy games in Rust, on all cores unless `threads` is given, with
 /// the GIL released. Returns a dict of numpy arrays and the summary; `pachisi.simulate` wraps it.
 #[pyfunction]
@@ -64,12 +56,14 @@ pub fn simulate_raw<'py>(
     let mut done = 0usize;
     while done < games {
         let n = chunk.min(games - done);
-        let s = chunk_seed(seed, done as u64);
+        let range = done as u64..(done + n) as u64;
         let part = py.detach(|| {
             guard(|| match (&pool, sequential) {
-                (_, true) => pachisi::sim::simulate(&rules, n, s, Some(1)),
-                (Some(p), _) => p.install(|| pachisi::sim::simulate(&rules, n, s, None)),
-                (None, false) => pachisi::sim::simulate(&rules, n, s, None),
+                (_, true) => pachisi::sim::simulate_range(&rules, seed, range, Some(1)),
+                (Some(p), _) => {
+                    p.install(|| pachisi::sim::simulate_range(&rules, seed, range, None))
+                }
+                (None, false) => pachisi::sim::simulate_range(&rules, seed, range, None),
             })
         })?;
         records.extend(part);

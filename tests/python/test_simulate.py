@@ -109,14 +109,22 @@ def test_zero_games() -> None:
     assert res.summary()["games"] == 0
 
 
-def test_python_wilson_matches_rust() -> None:
+def test_wilson_interval_is_the_summary_interval() -> None:
     res = pachisi.simulate("backgammon", games=100, seed=1)
     s = res.summary()
     wins = res.wins()
     for seat in range(res.seats):
-        lo, hi = pachisi._wilson(int(wins[seat]), 100)
+        lo, hi = pachisi.wilson_interval(int(wins[seat]), 100)
         assert s["win_rate_ci"][seat][0] == pytest.approx(lo)
         assert s["win_rate_ci"][seat][1] == pytest.approx(hi)
+
+
+def test_wilson_interval_bounds() -> None:
+    assert pachisi.wilson_interval(0, 0) == (0.0, 1.0)
+    lo, hi = pachisi.wilson_interval(50, 100)
+    assert 0.39 < lo < 0.41 and 0.59 < hi < 0.61
+    with pytest.raises(ValueError):
+        pachisi.wilson_interval(3, 2)
 
 
 def test_summary_prints_as_a_table_and_is_a_dict() -> None:

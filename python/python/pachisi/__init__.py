@@ -22,7 +22,6 @@ the Rust simulator's arrays in a :class:`SimulationResult`.
 
 from __future__ import annotations
 
-import math
 import random as _random
 import sys
 import time
@@ -47,6 +46,7 @@ from ._native import (
     __version__,
     simulate_raw,
     variants,
+    wilson_interval,
 )
 
 __all__ = [
@@ -69,6 +69,7 @@ __all__ = [
     "play_random_game",
     "simulate",
     "variants",
+    "wilson_interval",
 ]
 
 
@@ -96,18 +97,6 @@ def play_random_game(
             plays = game.legal_plays()
             game.play(plays[chooser.randrange(len(plays))])
     return game
-
-
-def _wilson(wins: int, n: int) -> Tuple[float, float]:
-    """The 95% Wilson score interval (the same formula as ``pachisi::sim::wilson_interval``)."""
-    if n == 0:
-        return (0.0, 1.0)
-    z = 1.959963984540054
-    p = wins / n
-    denom = 1.0 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 class SimulationResult:

@@ -21,6 +21,7 @@ __all__ = [
     "__version__",
     "simulate_raw",
     "variants",
+    "wilson_interval",
 ]
 
 _Dice = Union[Tuple[int, int], int]
@@ -36,6 +37,7 @@ class IllegalMoveError(PachisiError, ValueError): ...
 class WrongPhaseError(PachisiError): ...
 
 def variants() -> List[str]: ...
+def wilson_interval(wins: int, n: int) -> Tuple[float, float]: ...
 def simulate_raw(
     rules: Union[str, Rules],
     games: int,
