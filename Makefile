@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 # Rust test binaries that embed Python must load this interpreter's libpython (TOOLCHAIN.md #3).
 PY_LIBDIR := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_config_var("LIBDIR"))' 2>/dev/null)
 
-.PHONY: all setup run test lint test-self-contained test-rust test-cross test-crosscheck bench venv clean
+.PHONY: all setup run test lint test-self-contained test-rust test-cross test-crosscheck test-reference-long bench venv clean
 
 all: test
 
@@ -70,6 +70,14 @@ test-cross: python-dev c-libs
 ## `make crosscheck`: 10,000 positions x 21 rolls).
 test-crosscheck:
 	$(MAKE) crosscheck CROSSCHECK_POSITIONS=2000 CROSSCHECK_OPENSPIEL_GAMES=20 CROSSCHECK_PROFILE=debug
+
+## Every fast move generator against its rule system's reference generator on about a million
+## position-rolls in all (`make test` runs at least 20,000 per system). Not part of `make test`.
+REFERENCE_TESTS := parcheesi_reference
+REFERENCE_ROLLS_PER_SET ?= 27000
+test-reference-long:
+	REFERENCE_ROLLS=$(REFERENCE_ROLLS_PER_SET) $(CARGO) test --release -p pachisi \
+		$(addprefix --test ,$(REFERENCE_TESTS)) -- --nocapture
 
 ## Criterion benchmarks (not part of `make test`; numbers go to docs/PERFORMANCE.md).
 bench:

@@ -1,0 +1,214 @@
+//! The *plain search*: until a step captures or earns a bonus, a node differs from the root only
+//! in the mover's pieces and the values left, so it is walked as that small value ([`Plain`])
+//! with an incremental position key; `last_value` unrolls its last level (doubles with four
+//! values), recording each step at once with one memo probe.
+//!
+//! Precondition: no capture and no bonus so far in the play (a step that captures or earns a
+//! home bonus goes to the general search with the full state rebuilt).
+
+use super::*;
+
+/// A node of the plain search: what differs from the root position when every step so far moved
+/// one of the mover's pieces without capturing or earning a bonus (the common case by far).
+///
+/// Such a node is the root with these pieces and values left: its ages, groups, bonus counters
+/// and the other seats are the root's. The plain search walks these nodes as this small value
+/// instead of a full state, and hands a step that captures or earns a bonus to the general
+/// search (`child`) with the full state rebuilt. It lists the same plays in the same order as
+/// `dfs` would from the same root.
+#[derive(Copy, Clone)]
+pub(super) struct Plain {
+    /// The mover's pieces, ascending.
+    pub(super) pieces: [u8; PIECES],
+    /// Values of the roll still to play, descending, zero-padded.
+    pub(super) left: [u8; 4],
+    /// The sum of the pieces' codes ([`PIECE_CODES`]).
+    pub(super) code: u64,
+}
+
+impl Plain {
+    pub(super) fn new(pieces: [u8; PIECES], left: [u8; 4]) -> Plain {
+        let code = pieces_code(&pieces);
+        Plain { pieces, left, code }
+    }
+
+    /// The key of the position with pieces coded `code` and values `left` (a plain position
+    /// differs from another of the same roll only in these two).
+    #[inline]
+    pub(super) fn key(code: u64, left: [u8; 4]) -> u64 {
+        (code ^ (u32::from_le_bytes(left) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)) | PLAIN_TAG
+    }
+
+    /// The full state this node stands for.
+    #[inline]
+    pub(super) fn state(&self, ctx: &Ctx) -> ParcheesiState {
+        let mut s = ctx.root;
+        s.pieces[ctx.seat] = self.pieces;
+        s.left = self.left;
+        s
+    }
+}
+
+/// `dfs` for a plain node (see [`Plain`]); the root's mover has no P-D groups and no blockade
+/// ages, nothing is pending, and passing is not allowed.
+pub(super) fn plain_dfs(ctx: &mut Ctx, node: Plain, play: &mut Play, root: bool) -> bool {
+    let pieces = node.pieces;
+    let n = count_left(&node.left);
+    if n == 0 {
+        return !root && record_plain(ctx, Plain::key(node.code, node.left), node.left, play);
+    }
+    let mut any = false;
+    // The transposition pruning of `dfs` (no P-D groups here, and passing is off).
+    let prune = std::mem::take(&mut ctx.prune);
+    let prune_root = root && ctx.distinct && !ctx.memoise && n == 2 && node.left[0] != node.left[1];
+    let occ = mover_occupancy(ctx, &pieces);
+    let same = |i: usize| i > 0 && pieces[i] == pieces[i - 1];
+    let distinct = ctx.distinct;
+    for_each_die_step(
+        ctx,
+        &pieces,
+        &node.left,
+        &occ,
+        |i| distinct && same(i),
+        #[inline(always)]
+        |ctx, vi, st, route| {
+            any |= pruned_step(ctx, vi, st, route, prune, prune_root, |ctx, st| {
+                plain_child(ctx, node, play, st)
+            });
+        },
+    );
+    // No bonus is pending at a plain node.
+    if !any && !root && record_plain(ctx, Plain::key(node.code, node.left), node.left, play) {
+        any = true;
+    }
+    any
+}
+
+/// `child` for a step from a plain node.
+#[inline(always)]
+pub(super) fn plain_child(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step) -> bool {
+    if ctx.leaves_plain(&st) {
+        // The step changes more than the mover's pieces: the general search takes over.
+        let s = node.state(ctx);
+        return child(ctx, &s, play, st);
+    }
+    let mut left = node.left;
+    if !remove_value(&mut left, st.value) && st.kind == StepKind::Enter {
+        remove_pair(&mut left, st.value);
+    }
+    let code = moved_code(node.code, st.from, st.to);
+    let key = Plain::key(code, left);
+    if ctx.memoise {
+        // A plain node always continues (a non-root node with no step is a complete play, and
+        // no P-D groups can reject it), so it is marked visited before its search, in one probe.
+        if !ctx.memo.insert_new(key) {
+            return true;
+        }
+    } else if left[0] == 0 {
+        // A complete play (the common leaf): its position needs no sorted pieces.
+        record_scored_then(ctx, plain_score(ctx, left), key, play, st, plain_part(key));
+        return true;
+    }
+    if play.len() >= crate::play::MAX_STEPS {
+        return false;
+    }
+    let mut t = Plain {
+        pieces: node.pieces,
+        left,
+        code,
+    };
+    t.pieces[st.piece as usize & 3] = st.to;
+    place_moved_piece(&mut t.pieces, st.piece as usize & 3);
+    play.push(st);
+    let r = if left[0] == 0 {
+        record_plain(ctx, key, left, play)
+    } else if ctx.memoise && left[1] == 0 {
+        last_value(ctx, t, play)
+    } else {
+        plain_dfs(ctx, t, play, false)
+    };
+    play.pop();
+    r
+}
+
+/// `plain_dfs` at a non-root node with one value left in a memoised search (doubles with four
+/// values), unrolled as `second_steps`: every step ends the play, so each is recorded at once,
+/// its position looked up in the memo with one probe (the memo is where the memoised search
+/// finds positions already listed). Steps in `for_each_die_step`'s order.
+pub(super) fn last_value(ctx: &mut Ctx, node: Plain, play: &mut Play) -> bool {
+    let sys = ctx.sys;
+    let seat = ctx.seat;
+    let pieces = node.pieces;
+    let w = node.left[0];
+    let occ = mover_occupancy(ctx, &pieces);
+    let mut any = false;
+    for (pi, &p) in pieces.iter().enumerate() {
+        if pi > 0 && p == pieces[pi - 1] {
+            continue;
+        }
+        if p == NEST {
+            if w == 5
+                && let Some(c) = sys.landing(seat, ENTRY, true, &occ)
+            {
+                let st = step(seat, pi, p, ENTRY, 5, c, StepKind::Enter);
+                any |= last_step(ctx, node, play, st);
+            }
+            continue;
+        }
+        if p == HOME {
+            continue;
+        }
+        if let Some((d, c)) = sys.try_move(seat, p, w, true, &occ) {
+            any |= last_step(ctx, node, play, step(seat, pi, p, d, w, c, StepKind::Move));
+        }
+        if sys.goes_round(p, w)
+            && let Some((d, c)) = sys.try_move(seat, p, w, false, &occ)
+        {
+            any |= last_step(ctx, node, play, step(seat, pi, p, d, w, c, StepKind::Move));
+        }
+    }
+    if !any {
+        // The last value cannot be played: the play so far is complete.
+        record_plain(ctx, Plain::key(node.code, node.left), node.left, play);
+    }
+    true
+}
+
+/// One step of [`last_value`]: recorded unless its position is in the memo, or handed to the
+/// general search; whether it continues the play (always, as in `plain_child`).
+#[inline(always)]
+pub(super) fn last_step(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step) -> bool {
+    if ctx.leaves_plain(&st) {
+        let s = node.state(ctx);
+        return child(ctx, &s, play, st);
+    }
+    let code = moved_code(node.code, st.from, st.to);
+    let key = Plain::key(code, [0; 4]);
+    if ctx.memo.insert_new(key) {
+        record_scored_then(
+            ctx,
+            plain_score(ctx, [0; 4]),
+            key,
+            play,
+            st,
+            plain_part(key),
+        );
+    }
+    true
+}
+
+/// `record` for a plain position (key `key`, values `left` unplayed): no groups, no bonuses, no
+/// expired blockade (the mover's blockades all have age zero), so only the values and pips
+/// played count.
+#[inline]
+pub(super) fn record_plain(ctx: &mut Ctx, key: u64, left: [u8; 4], play: &Play) -> bool {
+    record_scored(ctx, plain_score(ctx, left), key, play);
+    true
+}
+
+/// The score `record` gives a plain position with values `left` unplayed.
+#[inline(always)]
+pub(super) fn plain_score(ctx: &Ctx, left: [u8; 4]) -> u64 {
+    // Per dice play only the dice part is scored here (as `record` does).
+    dice_score(ctx, &left) | u64::from(!ctx.per_dice)
+}

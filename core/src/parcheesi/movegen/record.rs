@@ -1,0 +1,264 @@
+//! Recording complete plays and the obligations: the score of a play (values, pips, bonuses,
+//! bonus pips; PAR-5, PAR-6, P-C), keeping only the best, the per-dice-play bonus filter
+//! (`bonus_obligation: "per-dice-play"`), the blockade turn limit, and deduplication by resulting
+//! position (one key per listed play).
+
+use super::*;
+
+/// Records a complete play if P-D allows it; keeps only the best score (P-C).
+#[inline]
+pub(super) fn record(ctx: &mut Ctx, s: &ParcheesiState, play: &Play) -> bool {
+    let seat = ctx.seat;
+    let p = s.pieces[seat];
+    if ctx.has_groups {
+        for i in 0..PIECES {
+            let g = s.groups[i];
+            if g == 0 || p[i] == HOME || p[i] == NEST || p[i] == ctx.group_square[g as usize] {
+                continue;
+            }
+            for j in i + 1..PIECES {
+                if s.groups[j] == g && p[j] == p[i] {
+                    return false;
+                }
+            }
+        }
+    }
+    let limit_ok = u64::from(!expired_blockade_stands(ctx.sys, s, seat));
+    let score = if ctx.sys.rules.pass_allowed {
+        limit_ok
+    } else if ctx.per_dice {
+        // Only the dice part here; the bonuses are compared within each dice part at the end.
+        dice_score(ctx, &s.left)
+    } else {
+        dice_score(ctx, &s.left) | bonus_score(s.bonuses_played, s.bonus_pips) | limit_ok
+    };
+    if among_best(ctx, score) {
+        let key = if !ctx.dedup {
+            0
+        } else if !ctx.has_groups
+            && !ctx.per_dice
+            && ctx.sys.rules.blockade_turn_limit == 0
+            && !ctx.sys.rules.pass_allowed
+        {
+            generic_key(s, ctx.seat)
+        } else {
+            // The position as `end_play` leaves it: plays that differ only in P-D group marks or
+            // in blockade ages that the end of the play renews reach one position.
+            let mut r = *s;
+            if ctx.sys.rules.blockade_turn_limit > 0 {
+                ctx.sys.update_ages(&mut r, ctx.seat);
+            }
+            if ctx.has_groups || ctx.sys.rules.blockade_turn_limit > 0 {
+                r.groups = [0; PIECES];
+                for k in 0..4 {
+                    r.sort_seat(k, false);
+                }
+            }
+            if ctx.per_dice || ctx.sys.rules.pass_allowed {
+                // The roll's values and bonus counters end with the play.
+                (r.pending_capture, r.pending_home) = (0, 0);
+                (r.bonuses_played, r.bonus_pips) = (0, 0);
+                r.left = [0; 4];
+            }
+            generic_key(&r, ctx.seat)
+        };
+        let part = if !ctx.per_dice {
+            NO_PART
+        } else if s.bonuses_played == 0 {
+            (dice_part_key(s), 0, limit_ok)
+        } else {
+            let bonus = bonus_score(s.bonuses_played, s.bonus_pips);
+            (ctx.dice_key, bonus, limit_ok)
+        };
+        push_best(ctx, key, play, part);
+    }
+    true
+}
+
+/// The score `record` gives a complete play ending in `s` (no pass, no per-dice-part bonuses,
+/// the mover's blockades all of age zero).
+#[inline]
+pub(super) fn leaf_score(ctx: &Ctx, s: &ParcheesiState) -> u64 {
+    if ctx.per_dice {
+        // The dice part only, as `record` scores it.
+        return dice_score(ctx, &s.left);
+    }
+    dice_score(ctx, &s.left) | bonus_score(s.bonuses_played, s.bonus_pips) | 1
+}
+
+/// The dice part of a play's score (P-C: the most values, then the most pips), values `left`
+/// unplayed.
+#[inline(always)]
+pub(super) fn dice_score(ctx: &Ctx, left: &[u8; 4]) -> u64 {
+    let values = (ctx.start_values as usize - count_left(left)) as u64;
+    let pips = (ctx.start_pips - left.iter().sum::<u8>()) as u64;
+    values << 40 | pips << 32
+}
+
+/// The bonus part of a play's score (P-C: the most bonuses, then the most bonus pips).
+#[inline(always)]
+pub(super) fn bonus_score(bonuses: u8, pips: u16) -> u64 {
+    (bonuses as u64) << 24 | (pips as u64) << 8
+}
+
+/// P-C: whether a complete play of `score` is among the best so far; a better score first drops
+/// every play listed before it (with the keys and dice parts kept alongside).
+#[inline(always)]
+pub(super) fn among_best(ctx: &mut Ctx, score: u64) -> bool {
+    if score > ctx.best || ctx.out.is_empty() {
+        ctx.best = score;
+        ctx.out.clear();
+        ctx.keys.clear();
+        ctx.listed_bits = 0;
+        ctx.general_listed = false;
+        ctx.dice_parts.clear();
+    }
+    score == ctx.best
+}
+
+/// Records a complete play with a known score and position key (P-C: only the best score).
+#[inline]
+/// A plain play (see [`Plain`]): it earned no bonus, so no play with a bonus shares its dice part
+/// (that one captured or reached home); its own key names its part.
+pub(super) fn record_scored(ctx: &mut Ctx, score: u64, key: u64, play: &Play) {
+    if among_best(ctx, score) {
+        push_best(ctx, key, play, plain_part(key));
+    }
+}
+
+/// The dice part of a plain play: its own, with no bonus and no expired blockade.
+#[inline(always)]
+pub(super) fn plain_part(key: u64) -> DicePart {
+    (key, 0, 1)
+}
+
+/// [`record_scored`] for the play `play` then `last` (appended only if the play is listed), with
+/// its dice part.
+#[inline(always)]
+pub(super) fn record_scored_then(
+    ctx: &mut Ctx,
+    score: u64,
+    key: u64,
+    play: &Play,
+    last: Step,
+    part: DicePart,
+) {
+    if among_best(ctx, score) && lists_key(ctx, key, part) {
+        ctx.out.push_then(play.steps(), last);
+    }
+}
+
+/// Per dice play, what [`keep_best_bonuses_per_dice_part`] needs of a listed play: its dice
+/// part's key, its bonus score, and 1 unless an expired blockade stands at its end.
+pub(super) type DicePart = (u64, u64, u64);
+
+/// The dice part of a play when bonuses are not maximised per dice part (not kept).
+pub(super) const NO_PART: DicePart = (0, 0, 0);
+
+/// Up to this many listed plays, a new play's position is looked up among them as it is
+/// recorded; past it, the rest is deduplicated at the end.
+pub(super) const EARLY_DEDUP_MAX: usize = 24;
+
+/// Lists a play of the best score so far (`key`: its position's key when deduplicating). Without
+/// per-dice-part bonuses a position already listed is skipped here, which keeps the first play
+/// reaching it, as the final pass would, without copying the play first.
+#[inline]
+pub(super) fn push_best(ctx: &mut Ctx, key: u64, play: &Play, part: DicePart) {
+    if lists_key(ctx, key, part) {
+        ctx.out.push(play.steps());
+    }
+}
+
+/// The dedup bookkeeping of [`push_best`]: whether a play reaching the position `key` is to be
+/// listed (its key then kept, and per dice play its dice part, alongside the listed plays).
+#[inline(always)]
+pub(super) fn lists_key(ctx: &mut Ctx, key: u64, part: DicePart) -> bool {
+    if ctx.dedup {
+        // Per dice play, a play of the general search may yet be dropped for its bonuses, so its
+        // position is looked up at the end; a plain play (no bonus, its own dice part) is kept.
+        if !ctx.per_dice || key & PLAIN_TAG != 0 {
+            if ctx.keys.len() <= EARLY_DEDUP_MAX {
+                let bit = key_bit(key);
+                if ctx.listed_bits & bit != 0 && ctx.keys.contains(&key) {
+                    return false;
+                }
+                ctx.listed_bits |= bit;
+            } else {
+                ctx.late_dedup = true;
+            }
+        }
+        ctx.keys.push(key);
+    }
+    if ctx.per_dice {
+        ctx.dice_parts.push(part);
+        ctx.general_listed |= part.0 & PLAIN_TAG == 0;
+    }
+    true
+}
+
+/// `bonus_obligation: "per-dice-play"`: among the plays kept for the dice (most values, most
+/// pips), keeps for each dice part those that play the most bonuses, then the most bonus pips;
+/// then, over all, those that open an expired blockade if any does.
+pub(super) fn keep_best_bonuses_per_dice_part(ctx: &mut Ctx) {
+    let parts = &*ctx.dice_parts;
+    // The best bonus score of each dice part that has a play with a bonus: sorted by key, the
+    // best first. A part with no such play keeps all its plays (all score 0), and so does a plain
+    // play (its own part).
+    let best = &mut *ctx.part_best;
+    best.clear();
+    best.extend(parts.iter().filter(|p| p.1 > 0).map(|p| (p.0, p.1)));
+    best.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+    let best_bonus = |key: u64| {
+        let i = best.partition_point(|e| e.0 < key);
+        best.get(i).filter(|e| e.0 == key).map_or(0, |e| e.1)
+    };
+    let keep_bonus = |i: usize| {
+        let (key, bonus, _) = parts[i];
+        key & PLAIN_TAG != 0 || best.is_empty() || bonus == best_bonus(key)
+    };
+    let best_limit = (0..parts.len())
+        .filter(|&i| keep_bonus(i))
+        .map(|i| parts[i].2)
+        .max()
+        .unwrap_or(0);
+    let mut kept = 0;
+    let keys = &mut *ctx.keys;
+    let dedup = ctx.dedup;
+    ctx.out.retain(|i| {
+        let part = &parts[i];
+        let keep = part.2 == best_limit && keep_bonus(i);
+        if keep {
+            if dedup {
+                keys[kept] = keys[i];
+            }
+            kept += 1;
+        }
+        keep
+    });
+    if dedup {
+        keys.truncate(kept);
+    }
+}
+
+/// Whether a blockade of the mover that reached `blockade_turn_limit` still stands unchanged.
+pub(super) fn expired_blockade_stands(
+    sys: &ParcheesiSystem,
+    s: &ParcheesiState,
+    seat: usize,
+) -> bool {
+    let limit = sys.rules.blockade_turn_limit;
+    if limit == 0 {
+        return false;
+    }
+    let p = s.pieces[seat];
+    let a = s.ages[seat];
+    for i in 0..PIECES {
+        if p[i] == NEST || p[i] == HOME || a[i] < limit {
+            continue;
+        }
+        if (0..PIECES).any(|j| j != i && p[j] == p[i] && a[j] >= limit) {
+            return true;
+        }
+    }
+    false
+}

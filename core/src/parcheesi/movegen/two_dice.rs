@@ -1,0 +1,206 @@
+//! Two values (most rolls): the plain search unrolled for two steps, skipping the transposed
+//! order of two moves that touch no common square.
+//!
+//! Precondition: exactly two values left and no bonus pending; with P-D groups only when the two
+//! values differ (no plain step can then break P-D; the groups are carried to the general
+//! search, without transposition pruning, as `dfs` does).
+
+use super::*;
+
+/// `plain_dfs` from a root with two values left ([`Orders::Distinct`]), unrolled: the common
+/// roll by far. The first steps, then for each the second steps, in the order `plain_dfs` takes
+/// them, with the same transposition pruning (for two different values).
+pub(super) fn two_dice(ctx: &mut Ctx, root: Plain, play: &mut Play) {
+    let sys = ctx.sys;
+    let seat = ctx.seat;
+    let pieces = root.pieces;
+    let occ = mover_occupancy(ctx, &pieces);
+    let values = if root.left[0] == root.left[1] { 1 } else { 2 };
+    // As `dfs`, no transposition pruning with P-D groups.
+    let prunes = !ctx.has_groups;
+    for vi in 0..values {
+        let v = root.left[vi];
+        // (At the root the pieces on one square are all in its group, or in none.)
+        for (pi, &p) in pieces.iter().enumerate() {
+            if pi > 0 && p == pieces[pi - 1] {
+                continue;
+            }
+            if p == NEST {
+                if v == 5
+                    && let Some(c) = sys.landing(seat, ENTRY, true, &occ)
+                {
+                    // A first step playing the lower value prunes the transposed second steps.
+                    let touched = if vi == 1 && prunes {
+                        sys.touched(seat, p, v, true)
+                    } else {
+                        0
+                    };
+                    let st = step(seat, pi, p, ENTRY, 5, c, StepKind::Enter);
+                    first_step(ctx, root, play, st, touched);
+                }
+                continue;
+            }
+            if p == HOME {
+                continue;
+            }
+            for route in [true, false] {
+                if !route && !sys.goes_round(p, v) {
+                    break;
+                }
+                if let Some((d, c)) = sys.try_move(seat, p, v, route, &occ) {
+                    let touched = if vi == 1 && prunes {
+                        sys.touched(seat, p, v, route)
+                    } else {
+                        0
+                    };
+                    let st = step(seat, pi, p, d, v, c, StepKind::Move);
+                    first_step(ctx, root, play, st, touched);
+                }
+            }
+        }
+    }
+    // PAR-2 / O-B: the two values summing to five enter a piece.
+    let (a, b) = (root.left[0], root.left[1]);
+    if sys.rules.enter_with_sum
+        && a != 5
+        && b != 5
+        && a + b == 5
+        && let Some(c) = sys.landing(seat, ENTRY, true, &occ)
+    {
+        for (pi, &p) in pieces.iter().enumerate() {
+            if p == NEST && !(pi > 0 && p == pieces[pi - 1]) {
+                let st = step(seat, pi, p, ENTRY, 5, c, StepKind::Enter);
+                first_step(ctx, root, play, st, 0);
+            }
+        }
+    }
+}
+
+/// One first step of [`two_dice()`] and everything that follows it.
+#[inline]
+pub(super) fn first_step(ctx: &mut Ctx, root: Plain, play: &mut Play, first: Step, prune: u128) {
+    if ctx.leaves_plain(&first) {
+        let s = root.state(ctx);
+        ctx.prune = prune;
+        child(ctx, &s, play, first);
+        ctx.prune = 0;
+        return;
+    }
+    let mut left = root.left;
+    if !remove_value(&mut left, first.value) {
+        remove_pair(&mut left, first.value);
+    }
+    let code = moved_code(root.code, first.from, first.to);
+    play.push(first);
+    if left[0] == 0 {
+        // A sum-of-five entry spent both values.
+        record_plain(ctx, Plain::key(code, left), left, play);
+    } else {
+        let mut node = Plain {
+            pieces: root.pieces,
+            left,
+            code,
+        };
+        let idx = first.piece as usize & 3;
+        // The P-D group of each piece (none without groups).
+        let mut groups = [0; PIECES];
+        if ctx.has_groups {
+            // The pieces in the general search's order, (position, group), with their groups.
+            let mut t = ctx.root;
+            let enter = first.kind == StepKind::Enter;
+            t.apply_plain_move(ctx.seat, idx, first.to, first.value, enter);
+            node.pieces = t.pieces[ctx.seat];
+            groups = t.groups;
+        } else {
+            node.pieces[idx] = first.to;
+            place_moved_piece(&mut node.pieces, idx);
+        }
+        second_steps(ctx, node, groups, play, prune);
+    }
+    play.pop();
+}
+
+/// The second level of [`two_dice()`]: one value left at `node`, whose pieces are in `groups`;
+/// `prune` as in `dfs`.
+#[inline]
+pub(super) fn second_steps(
+    ctx: &mut Ctx,
+    node: Plain,
+    groups: [u8; PIECES],
+    play: &mut Play,
+    prune: u128,
+) {
+    let sys = ctx.sys;
+    let seat = ctx.seat;
+    let pieces = node.pieces;
+    let w = node.left[0];
+    let occ = mover_occupancy(ctx, &pieces);
+    let mut any = false;
+    for (pi, &p) in pieces.iter().enumerate() {
+        if pi > 0 && p == pieces[pi - 1] && groups[pi] == groups[pi - 1] {
+            continue;
+        }
+        let (st, route) = if p == NEST {
+            if w != 5 {
+                continue;
+            }
+            let Some(c) = sys.landing(seat, ENTRY, true, &occ) else {
+                continue;
+            };
+            (step(seat, pi, p, ENTRY, 5, c, StepKind::Enter), true)
+        } else if p == HOME {
+            continue;
+        } else {
+            // With two routes the home route is taken here and going round below.
+            let round = sys.goes_round(p, w);
+            if round && let Some((d, c)) = sys.try_move(seat, p, w, true, &occ) {
+                any |= second_step(
+                    ctx,
+                    (node, groups),
+                    play,
+                    prune,
+                    step(seat, pi, p, d, w, c, StepKind::Move),
+                    true,
+                );
+            }
+            let route = !round;
+            let Some((d, c)) = sys.try_move(seat, p, w, route, &occ) else {
+                continue;
+            };
+            (step(seat, pi, p, d, w, c, StepKind::Move), route)
+        };
+        any |= second_step(ctx, (node, groups), play, prune, st, route);
+    }
+    if !any {
+        // The second value cannot be played: the first alone is a complete play.
+        record_plain(ctx, Plain::key(node.code, node.left), node.left, play);
+    }
+}
+
+/// One second step of [`two_dice()`] from `node` (with its pieces' groups): skipped by the pruning,
+/// recorded, or handed to the general search; whether it continues the play (as `plain_child`
+/// answers).
+#[inline(always)]
+pub(super) fn second_step(
+    ctx: &mut Ctx,
+    (node, groups): (Plain, [u8; PIECES]),
+    play: &mut Play,
+    prune: u128,
+    st: Step,
+    route: bool,
+) -> bool {
+    if prune != 0 && prune & ctx.sys.touched(ctx.seat, st.from, st.value, route) == 0 {
+        // The transposed order was listed from the other first step.
+        return true;
+    }
+    if ctx.leaves_plain(&st) {
+        let mut s = node.state(ctx);
+        s.groups = groups;
+        return child(ctx, &s, play, st);
+    }
+    let code = moved_code(node.code, st.from, st.to);
+    let score = plain_score(ctx, [0; 4]);
+    let key = Plain::key(code, [0; 4]);
+    record_scored_then(ctx, score, key, play, st, plain_part(key));
+    true
+}
