@@ -832,27 +832,6 @@ proptest! {
     }
 }
 
-/// Speed check (release): `cargo test --release -p pachisi --test parcheesi -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn speed_random_games() {
-    let sys = ParcheesiRules::parcheesi().build().unwrap();
-    let mut buf = pachisi::sim::SimBuffers::new();
-    let n = 2000;
-    let t = std::time::Instant::now();
-    let mut rolls = 0u64;
-    for seed in 0..n {
-        let r = pachisi::sim::random_game(&sys, seed, &mut buf);
-        assert!(r.winner < 4);
-        rolls += r.rolls as u64;
-    }
-    let secs = t.elapsed().as_secs_f64();
-    println!(
-        "{n} games in {secs:.3}s: {:.0} games/s, {:.0} rolls/game",
-        n as f64 / secs,
-        rolls as f64 / n as f64
-    );
-}
 
 // ---------------------------------------------------------------- generator equivalence guard
 
