@@ -42,6 +42,8 @@ use crate::system::{BoardKind, Node, Orders, Outcome, PieceView, Place, RuleSyst
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 
+pub mod reference;
+
 /// Colours on the board (always four; with two players each controls a team of two, C-B).
 pub const COLOURS: usize = 4;
 /// Pieces per colour.
