@@ -61,15 +61,18 @@ fn main() {
     let mut rng = pachisi::dice::rng_from_seed(seed);
     let mut written = 0;
     let mut game_seed = seed;
-    // Sample about one chance node in four so the positions spread over whole games.
+    // About one chance node in 25, at most four per game, so the positions spread over many games
+    // and every stage of a game.
     while written < positions {
         let mut game = Game::new(&rules, game_seed);
         game_seed += 1;
         let mut moves = 0;
+        let mut taken = 0;
         while !game.is_over() && written < positions && moves < 5_000 {
             moves += 1;
             if game.is_chance_node() {
-                if rng.random_range(0..4) == 0 {
+                if taken < 4 && rng.random_range(0..25) == 0 {
+                    taken += 1;
                     let mut rolls = Vec::new();
                     let mut counts = Vec::new();
                     for outcome in game.chance_outcomes() {

@@ -832,7 +832,6 @@ proptest! {
     }
 }
 
-
 // ---------------------------------------------------------------- generator equivalence guard
 
 /// Plays are listed once per resulting position, the position as the end of the play leaves it
