@@ -507,6 +507,16 @@ enum pachisi_result pachisi_game_position(const struct pachisi_game *game,
                                           size_t *written);
 
 /**
+ * Copies the game's log as text into `buf`, one event per line: `roll <seat> <roll>`,
+ * `play <seat> <move notation>` (written from the position before the play) or
+ * `forfeit <seat>` (string output as for `pachisi_game_to_json`).
+ */
+enum pachisi_result pachisi_game_log_text(const struct pachisi_game *game,
+                                          char *buf,
+                                          size_t len,
+                                          size_t *written);
+
+/**
  * Writes the number of seats to `*out`.
  */
 enum pachisi_result pachisi_game_seats(const struct pachisi_game *game, uint8_t *out);
@@ -813,6 +823,19 @@ enum pachisi_result pachisi_simulate(const struct pachisi_rules *rules,
                                      uint32_t threads,
                                      struct pachisi_game_record *records,
                                      size_t games);
+
+/**
+ * Games `first_game .. first_game + games` of the run `pachisi_simulate` makes from `seed`:
+ * a run split into ranges (in any order, on any number of threads or processes) gives the same
+ * records as one call. Arguments and errors as for `pachisi_simulate`, and
+ * `INDEX_OUT_OF_RANGE` when `first_game + games` exceeds 2^64 - 1.
+ */
+enum pachisi_result pachisi_simulate_range(const struct pachisi_rules *rules,
+                                           uint64_t seed,
+                                           uint64_t first_game,
+                                           uint32_t threads,
+                                           struct pachisi_game_record *records,
+                                           size_t games);
 
 #ifdef __cplusplus
 }  // extern "C"

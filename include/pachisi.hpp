@@ -249,6 +249,8 @@ public:
         });
     }
     std::string position() const { return text(pachisi_game_position); }
+    /// The log, one event per line (`roll 0 5-3`, `play 0 <notation>`, `forfeit 1`).
+    std::string log_text() const { return text(pachisi_game_log_text); }
     std::string to_json() const { return text(pachisi_game_to_json); }
     std::string rules_json() const { return text(pachisi_game_rules_json); }
     std::string variant() const { return text(pachisi_game_variant); }
@@ -343,6 +345,15 @@ inline std::vector<GameRecord> simulate(const Rules &rules, std::size_t games, s
                                         std::uint32_t threads = 0) {
     std::vector<GameRecord> records(games);
     check(pachisi_simulate(rules.get(), seed, threads, records.data(), games));
+    return records;
+}
+
+/// Games `first_game .. first_game + games` of the run `simulate` makes from `seed`.
+inline std::vector<GameRecord> simulate_range(const Rules &rules, std::uint64_t seed,
+                                              std::uint64_t first_game, std::size_t games,
+                                              std::uint32_t threads = 0) {
+    std::vector<GameRecord> records(games);
+    check(pachisi_simulate_range(rules.get(), seed, first_game, threads, records.data(), games));
     return records;
 }
 

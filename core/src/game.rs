@@ -391,6 +391,27 @@ impl<R: RuleSystem> GameOf<R> {
             .collect()
     }
 
+    /// The log as text, one event per line: `roll <seat> <roll>`, `play <seat> <move notation>`
+    /// or `forfeit <seat>` (as the `replay` example prints a game, with forfeits too).
+    pub fn log_text(&self) -> String {
+        let notations: std::collections::HashMap<usize, String> =
+            self.log_notations().into_iter().collect();
+        let mut out = String::new();
+        for (i, e) in self.log.iter().enumerate() {
+            let line = match e {
+                Event::Roll { seat, roll } => format!("roll {seat} {roll}"),
+                Event::Play { seat, .. } => {
+                    let text = notations.get(&i).map_or("?", String::as_str);
+                    format!("play {seat} {text}")
+                }
+                Event::Forfeit { seat } => format!("forfeit {seat}"),
+            };
+            out.push_str(&line);
+            out.push('\n');
+        }
+        out
+    }
+
     /// Takes one step; when the steps taken form a complete play that nothing extends, the play
     /// ends by itself.
     pub fn step(&mut self, step: &Step) -> Result<()> {
@@ -720,6 +741,18 @@ impl Game {
     /// ```
     pub fn log_notations(&self) -> Vec<(usize, String)> {
         each!(self, g => g.log_notations())
+    }
+    /// The log as text, one event per line (`roll 0 5-3`, `play 0 <notation>`, `forfeit 1`).
+    ///
+    /// ```
+    /// let mut g = pachisi::Game::from_preset("backgammon", 4).unwrap();
+    /// g.roll().unwrap();
+    /// g.play(&g.legal_plays()[0]).unwrap();
+    /// let text = g.log_text();
+    /// assert!(text.starts_with("roll ") && text.lines().nth(1).unwrap().starts_with("play "));
+    /// ```
+    pub fn log_text(&self) -> String {
+        each!(self, g => g.log_text())
     }
     /// Ends the play with the steps taken (or passes).
     pub fn finish_play(&mut self) -> Result<()> {

@@ -490,6 +490,19 @@ pub unsafe extern "C" fn pachisi_game_position(
     read_text(game, buf, len, written, |g| Ok(g.position()))
 }
 
+/// Copies the game's log as text into `buf`, one event per line: `roll <seat> <roll>`,
+/// `play <seat> <move notation>` (written from the position before the play) or
+/// `forfeit <seat>` (string output as for `pachisi_game_to_json`).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_log_text(
+    game: *const pachisi_game,
+    buf: *mut c_char,
+    len: usize,
+    written: *mut usize,
+) -> pachisi_result {
+    read_text(game, buf, len, written, |g| Ok(g.log_text()))
+}
+
 /// Writes the number of seats to `*out`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn pachisi_game_seats(

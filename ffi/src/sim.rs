@@ -40,6 +40,22 @@ pub unsafe extern "C" fn pachisi_simulate(
     records: *mut pachisi_game_record,
     games: usize,
 ) -> pachisi_result {
+    unsafe { pachisi_simulate_range(rules, seed, 0, threads, records, games) }
+}
+
+/// Games `first_game .. first_game + games` of the run `pachisi_simulate` makes from `seed`:
+/// a run split into ranges (in any order, on any number of threads or processes) gives the same
+/// records as one call. Arguments and errors as for `pachisi_simulate`, and
+/// `INDEX_OUT_OF_RANGE` when `first_game + games` exceeds 2^64 - 1.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_simulate_range(
+    rules: *const pachisi_rules,
+    seed: u64,
+    first_game: u64,
+    threads: u32,
+    records: *mut pachisi_game_record,
+    games: usize,
+) -> pachisi_result {
     boundary(|| {
         let rules = unsafe { handle(rules, "rules") }?;
         if records.is_null() && games > 0 {
@@ -50,7 +66,14 @@ pub unsafe extern "C" fn pachisi_simulate(
         } else {
             Some(threads as usize)
         };
-        let results = engine::sim::simulate(&rules.rules, games, seed, threads)?;
+        let Some(end) = first_game.checked_add(games as u64) else {
+            return Err(Failure::new(
+                pachisi_result::IndexOutOfRange,
+                "first_game + games is past the last game index (2^64 - 1)",
+            ));
+        };
+        let range = first_game..end;
+        let results = engine::sim::simulate_range(&rules.rules, seed, range, threads)?;
         for (i, r) in results.iter().enumerate().take(games) {
             let record = pachisi_game_record {
                 winners: r.winners,

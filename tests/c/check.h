@@ -61,6 +61,7 @@ static inline const char *last_error(void) {
 
 DEFINE_READER(game_json, pachisi_game, pachisi_game_to_json)
 DEFINE_READER(game_position, pachisi_game, pachisi_game_position)
+DEFINE_READER(game_log_text, pachisi_game, pachisi_game_log_text)
 DEFINE_READER(game_rules_json, pachisi_game, pachisi_game_rules_json)
 DEFINE_READER(rules_json, pachisi_rules, pachisi_rules_to_json)
 

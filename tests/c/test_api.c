@@ -293,6 +293,49 @@ static void test_seeded_replay(const char *preset) {
     pachisi_game_free(b);
 }
 
+/* The log text has one line per event: a roll, a play in move notation, or a forfeit. */
+static void test_log_text(const char *preset) {
+    pachisi_game *g = NULL;
+    EXPECT_OK(pachisi_game_from_preset(preset, NULL, 11, &g));
+    char *empty = game_log_text(g);
+    CHECK(empty != NULL && empty[0] == '\0');
+    free(empty);
+    size_t plays = 0;
+    for (int i = 0; i < 40; i++) {
+        pachisi_node node;
+        EXPECT_OK(pachisi_game_node(g, &node));
+        if (node == PACHISI_NODE_OVER) break;
+        if (node == PACHISI_NODE_CHANCE) {
+            pachisi_roll roll;
+            EXPECT_OK(pachisi_game_roll(g, &roll));
+        } else {
+            char *want = play_notation(g, 0);
+            EXPECT_OK(pachisi_game_play(g, 0));
+            char *text = game_log_text(g);
+            CHECK(text != NULL && want != NULL);
+            if (text && want) {
+                /* The last line is this play, written in the notation it was listed with. */
+                size_t n = strlen(text);
+                CHECK(n > 0 && text[n - 1] == '\n');
+                text[n - 1] = '\0';
+                const char *last = strrchr(text, '\n');
+                last = last ? last + 1 : text;
+                CHECK(strncmp(last, "play ", 5) == 0);
+                const char *notation = strchr(last + 5, ' ');
+                CHECK(notation && strcmp(notation + 1, want) == 0);
+            }
+            free(text);
+            free(want);
+            plays++;
+        }
+    }
+    CHECK(plays > 0);
+    char *text = game_log_text(g);
+    CHECK(text && strncmp(text, "roll ", 5) == 0);
+    free(text);
+    pachisi_game_free(g);
+}
+
 static void test_simulate(const char *preset) {
     enum { GAMES = 12 };
     pachisi_rules *rules = NULL;
@@ -303,6 +346,13 @@ static void test_simulate(const char *preset) {
     EXPECT_OK(pachisi_simulate(rules, 5, 1, again, GAMES));
     CHECK(same_records(one, two, GAMES));
     CHECK(same_records(one, again, GAMES));
+    /* A run split into ranges, the later range first, gives the same records. */
+    pachisi_game_record parts[GAMES];
+    EXPECT_OK(pachisi_simulate_range(rules, 5, 5, 2, parts + 5, GAMES - 5));
+    EXPECT_OK(pachisi_simulate_range(rules, 5, 0, 1, parts, 5));
+    CHECK(same_records(one, parts, GAMES));
+    EXPECT_STATUS(pachisi_simulate_range(rules, 5, UINT64_MAX, 1, parts, 2),
+                  PACHISI_RESULT_INDEX_OUT_OF_RANGE);
     pachisi_game *g = NULL;
     uint8_t seats = 0;
     EXPECT_OK(pachisi_game_new(rules, 0, &g));
@@ -329,6 +379,7 @@ int main(void) {
         test_creation_paths_agree(preset);
         test_seeded_replay(preset);
         test_simulate(preset);
+        test_log_text(preset);
         size_t actions = play_checked_game(preset, 42 + i);
         printf("%s: a random game took %zu actions\n", preset, actions);
         if (actions == 0) printf("note: %s's game is over at once (placeholder rules?)\n", preset);

@@ -103,6 +103,11 @@ static void test_preset(const std::string &preset) {
     CHECK(a.size() == 8 && b.size() == 8);
     for (std::size_t i = 0; i < a.size() && i < b.size(); i++)
         CHECK(a[i].winners == b[i].winners && a[i].rolls == b[i].rolls);
+    std::vector<pachisi::GameRecord> tail = pachisi::simulate_range(rules, 3, 5, 3);
+    CHECK(tail.size() == 3);
+    for (std::size_t i = 0; i < tail.size(); i++)
+        CHECK(tail[i].winners == a[5 + i].winners && tail[i].rolls == a[5 + i].rolls);
+    if (actions > 0) CHECK(game.log_text().rfind("roll ", 0) == 0);
     std::printf("%s: %zu actions\n", preset.c_str(), actions);
 }
 
