@@ -30,6 +30,8 @@ pub mod parcheesi;
 pub mod play;
 pub mod rules;
 pub mod sim;
+#[cfg(feature = "svg")]
+pub mod svg;
 pub mod system;
 
 pub use dice::{ChanceOutcome, Roll};

@@ -13,9 +13,39 @@
 //! into its home path (arm `k`'s middle column) at the tip; the safe squares (board::is_safe) are
 //! row 3 of both outer columns and the tip of each arm, as on the printed board.
 
-use pachisi::board::{TRACK_LEN, is_entry, is_safe, side_of_seat};
-use pachisi::{BoardKind, Event, Game, Node, Place, Roll, StepKind};
+use crate::board::{TRACK_LEN, is_entry, is_safe, side_of_seat};
+use crate::{BoardKind, Event, Game, Node, Place, Roll, StepKind};
 use std::fmt::Write;
+
+/// The width in pixels of a picture when none is given (Python's `Game.svg()`, `_repr_svg_`).
+pub const DEFAULT_SIZE: f64 = 560.0;
+
+/// The smallest width drawn; a smaller, negative or non-finite width gives [`DEFAULT_SIZE`].
+pub const MIN_SIZE: f64 = 50.0;
+
+impl Game {
+    /// The board as a standalone SVG document `size` pixels wide: every piece, stacks with
+    /// their counts, the safe squares and castles, and the last play drawn as arrows.
+    ///
+    /// A `size` below [`MIN_SIZE`](crate::svg::MIN_SIZE), or not finite, draws at
+    /// [`DEFAULT_SIZE`](crate::svg::DEFAULT_SIZE). Needs the `svg` feature (on by default).
+    ///
+    /// ```
+    /// let mut game = pachisi::Game::from_preset("parcheesi", 7).unwrap();
+    /// game.roll().unwrap();
+    /// let svg = game.svg(400.0);
+    /// assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
+    /// assert!(svg.contains("width=\"400\""));
+    /// ```
+    pub fn svg(&self, size: f64) -> String {
+        let size = if size.is_finite() && size >= MIN_SIZE {
+            size
+        } else {
+            DEFAULT_SIZE
+        };
+        render(self, size)
+    }
+}
 
 /// Seat colours of the Pachisi family (by board side): yellow, blue, red, green.
 const SIDE_COLOURS: [&str; 4] = ["#e8b400", "#1f6fd1", "#d62828", "#2a9d3a"];
@@ -27,13 +57,13 @@ const BG_TEXT: [&str; 2] = ["#222", "#f7f3e8"];
 /// Castle squares of the classic cross in each arm as (column, row) for a castle `n` squares
 /// from the outer end of each outer column (CLS-9; the preset's `castle_from_outer_end` is 4),
 /// plus the outer end square of the middle column.
-pub fn castles(n: u8) -> [(u8, u8); 3] {
+fn castles(n: u8) -> [(u8, u8); 3] {
     let row = 8u8.saturating_sub(n.clamp(1, 8));
     [(0, row), (1, 7), (2, row)]
 }
 
 /// Renders the game as an SVG document `size` pixels wide.
-pub fn render(game: &Game, size: f64) -> String {
+fn render(game: &Game, size: f64) -> String {
     match game.board() {
         BoardKind::Loop => CrossPicture::new(game, size, false).render(),
         BoardKind::Cross => CrossPicture::new(game, size, true).render(),
@@ -333,7 +363,7 @@ impl<'a> CrossPicture<'a> {
     fn pieces(&self, out: &mut String) {
         let views = self.game.pieces();
         // Group the views by place, keeping the engine's order.
-        let mut places: Vec<(Place, Vec<pachisi::PieceView>)> = Vec::new();
+        let mut places: Vec<(Place, Vec<crate::PieceView>)> = Vec::new();
         for v in views {
             match places.iter_mut().find(|(p, _)| *p == v.place) {
                 Some((_, list)) => list.push(v),
@@ -341,7 +371,7 @@ impl<'a> CrossPicture<'a> {
             }
         }
         // The charkoni holds every seat's pieces: each seat's in the triangle towards its arm.
-        let mut groups: Vec<((f64, f64), f64, Vec<pachisi::PieceView>)> = Vec::new();
+        let mut groups: Vec<((f64, f64), f64, Vec<crate::PieceView>)> = Vec::new();
         for (place, list) in places {
             if place == Place::Charkoni {
                 for seat in 0..self.game.seats() {
@@ -365,7 +395,7 @@ impl<'a> CrossPicture<'a> {
             let gap = 2.1 * r;
             for (v, (px, py)) in list.iter().zip(spread(n, x, y, gap)) {
                 let colour = self.seat_colour(v.seat);
-                let piece = if v.piece == pachisi::NO_PIECE {
+                let piece = if v.piece == crate::NO_PIECE {
                     String::new()
                 } else {
                     format!(" piece {}", v.piece)
@@ -753,7 +783,7 @@ mod tests {
 
     #[test]
     fn every_preset_renders_a_well_formed_svg() {
-        for v in pachisi::variants() {
+        for v in crate::variants() {
             let g = Game::from_preset(v, 1).unwrap();
             let svg = render(&g, 400.0);
             assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"), "{v}");
