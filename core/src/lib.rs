@@ -39,7 +39,9 @@ pub use error::{Error, Result};
 pub use game::{Event, Game, GameOf};
 pub use play::{MAX_STEPS, NO_PIECE, Play, PlayList, Step, StepKind};
 pub use rules::{Rules, RulesConfig, variants};
-pub use system::{BoardKind, Node, Orders, Outcome, PieceView, Place, RuleSystem, SystemRules};
+pub use system::{
+    BoardKind, CharkoniStage, Node, Orders, Outcome, PieceView, Place, RuleSystem, SystemRules,
+};
 
 /// The crate version.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -418,7 +418,8 @@ impl PyGame {
     }
 
     /// Every piece (or group of pieces) and its absolute place:
-    /// ``[{"seat", "piece", "place": {"zone", ...}, "count"}, ...]``.
+    /// ``[{"seat", "piece", "place": {"zone", ...}, "count"}, ...]``. In classic Pachisi a place
+    /// in the centre is ``{"zone": "charkoni", "stage": "waiting" | "entered" | "home"}``.
     fn pieces<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let pieces = guard_ok(|| self.inner.pieces())?;
         let out = serde_to_py(py, &pieces)?;

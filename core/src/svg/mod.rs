@@ -239,7 +239,7 @@ impl<'a> CrossPicture<'a> {
             Place::Cross { arm, column, row } => {
                 (self.cell_centre(arm, column.min(2), row.min(7)), c * 0.48)
             }
-            Place::Charkoni => (self.centre(), c * 0.7),
+            Place::Charkoni { .. } => (self.centre(), c * 0.7),
             Place::Point { .. } | Place::Bar | Place::Off => (self.centre(), c),
         }
     }
@@ -373,7 +373,7 @@ impl<'a> CrossPicture<'a> {
         // The charkoni holds every seat's pieces: each seat's in the triangle towards its arm.
         let mut groups: Vec<((f64, f64), f64, Vec<crate::PieceView>)> = Vec::new();
         for (place, list) in places {
-            if place == Place::Charkoni {
+            if matches!(place, Place::Charkoni { .. }) {
                 for seat in 0..self.game.seats() {
                     let mine: Vec<_> = list.iter().copied().filter(|v| v.seat == seat).collect();
                     if !mine.is_empty() {
