@@ -9,9 +9,9 @@
 //! Loop board track squares (`Place::Track`, 0..68 from side 0's entry square, in the direction of
 //! play): square `s` lies on arm `((s + 13) % 68) / 17` at index `i = (s + 13) % 17`: indices 0..8
 //! go outwards along column 0, 8 is the tip of the middle column, 9..17 come back along column 2.
-//! So side `k` enters at arm `k`, column 2, row 3, goes round the board counter-clockwise, and turns
-//! into its home path (arm `k`'s middle column) at the tip; the printed board's safe squares are
-//! row 3 of both outer columns and the tip of each arm.
+//! So side `k` enters at arm `k`, column 2, row 3, goes round the board counter-clockwise, and
+//! turns into its home path (arm `k`'s middle column) at the tip; the printed board's safe squares
+//! are row 3 of both outer columns and the tip of each arm.
 //!
 //! The classic charkoni (the centre) is split into four triangles, one per colour; in its colour's
 //! triangle a piece waiting to enter stands on the left, an entered one on the right, and the
