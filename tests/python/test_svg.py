@@ -70,12 +70,12 @@ def test_legend_names_every_seat(variant: str) -> None:
 
 def test_pending_roll_is_drawn() -> None:
     g = pachisi.Game("parcheesi", seed=1)
-    g.set_roll((5, 3))
+    g.roll((5, 3))
     dice = [e for e in parse(g.svg()).iter(NS + "g") if e.get("class") == "die"]
     pips = [sum(1 for c in d.iter(NS + "circle") if c.get("class") == "pip") for d in dice]
     assert pips == [5, 3]
     classic = pachisi.Game("pachisi", seed=1)
-    classic.set_roll(2)
+    classic.roll(2)
     shells = [e.get("class") for e in parse(classic.svg()).iter(NS + "g")]
     assert shells.count("cowrie up") == 2 and shells.count("cowrie down") == 4
 
