@@ -517,6 +517,22 @@ enum pachisi_result pachisi_game_log_text(const struct pachisi_game *game,
                                           size_t *written);
 
 /**
+ * Copies a picture of the board, an SVG document `size` pixels wide, into `buf` (string output
+ * as for `pachisi_game_to_json`; the document is tens of kilobytes, so ask for its size first
+ * with `buf = NULL, len = 0`).
+ *
+ * The picture shows every piece, the safe squares (castles) of the game's rules, the last play
+ * as arrows along the squares each piece passed, a legend of the seats' colours and teams, the
+ * pending roll (dice faces or cowries) and a caption; backgammon is drawn from the side of the
+ * seat to move, with both pip counts. A `size` below 50, or not finite, draws 560 pixels wide.
+ */
+enum pachisi_result pachisi_game_svg(const struct pachisi_game *game,
+                                     double size,
+                                     char *buf,
+                                     size_t len,
+                                     size_t *written);
+
+/**
  * Writes the number of seats to `*out`.
  */
 enum pachisi_result pachisi_game_seats(const struct pachisi_game *game, uint8_t *out);

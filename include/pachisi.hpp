@@ -254,6 +254,12 @@ public:
     std::string to_json() const { return text(pachisi_game_to_json); }
     std::string rules_json() const { return text(pachisi_game_rules_json); }
     std::string variant() const { return text(pachisi_game_variant); }
+    /// A picture of the board: an SVG document `size` pixels wide (pachisi_game_svg).
+    std::string svg(double size = 560.0) const {
+        return detail::read_string([&](char *b, std::size_t n, std::size_t *w) {
+            return pachisi_game_svg(handle_.get(), size, b, n, w);
+        });
+    }
     Rules rules() const {
         pachisi_rules *r = nullptr;
         check(pachisi_game_rules(handle_.get(), &r));

@@ -31,6 +31,8 @@ pub mod play;
 pub mod registry;
 pub mod rules;
 pub mod sim;
+#[cfg(feature = "svg")]
+pub mod svg;
 pub mod system;
 
 pub use dice::{ChanceOutcome, Roll};
@@ -39,7 +41,9 @@ pub use game::{Event, Game, GameOf, PlayFormatter};
 pub use play::{MAX_STEPS, NO_PIECE, Play, PlayList, Step, StepKind};
 pub use registry::{Registered, SystemVisitor};
 pub use rules::{Rules, RulesConfig, variants};
-pub use system::{BoardKind, Node, Orders, Outcome, PieceView, Place, RuleSystem, SystemRules};
+pub use system::{
+    BoardKind, CharkoniStage, Node, Orders, Outcome, PieceView, Place, RuleSystem, SystemRules,
+};
 
 /// The crate version.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -132,8 +132,12 @@ pub enum Place {
         /// The row, 0 next to the charkoni, 7 at the outer edge.
         row: u8,
     },
-    /// Cross board: the charkoni, where pieces start and end.
-    Charkoni,
+    /// Cross board: the charkoni, where pieces start and end; `stage` tells a piece waiting to
+    /// enter from one entered and ready to move out and from one that is home.
+    Charkoni {
+        /// Which of the three.
+        stage: CharkoniStage,
+    },
     /// Backgammon: a point 1..=24 numbered from seat 0's side (seat 0 bears off below point 1).
     Point {
         /// The point.
@@ -143,6 +147,24 @@ pub enum Place {
     Bar,
     /// Backgammon: borne off.
     Off,
+}
+
+/// Which pieces in the charkoni (the centre of the cross board) a [`Place::Charkoni`] means.
+///
+/// ```
+/// use pachisi::{CharkoniStage, Place};
+/// let home = Place::Charkoni { stage: CharkoniStage::Home };
+/// assert_eq!(serde_json::to_string(&home).unwrap(), r#"{"zone":"charkoni","stage":"home"}"#);
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CharkoniStage {
+    /// Not entered yet, or captured and sent back: needs a grace to enter (CLS-5, CLS-8).
+    Waiting,
+    /// Entered and standing on the charkoni, ready to move out.
+    Entered,
+    /// Home: back in the charkoni after the whole path (CLS-4).
+    Home,
 }
 
 /// Some pieces of one seat on one place.
@@ -233,6 +255,95 @@ pub trait RuleSystem: Clone + Debug + Send + Sync + 'static {
     fn pieces(&self, s: &Self::State) -> Vec<PieceView>;
     /// The absolute place of a seat-relative position (the `from`/`to` of a step).
     fn place(&self, seat: u8, pos: u8) -> Place;
+
+    /// How many owners of pieces there are: the values [`PieceView::seat`] and
+    /// [`Step::seat`] take, `0..owners()`. The default is one per seat; Classic Pachisi has its
+    /// four colours whatever the number of players.
+    ///
+    /// ```
+    /// use pachisi::{RuleSystem, SystemRules, classic::ClassicRules};
+    /// let two_players = ClassicRules { seats: 2, ..ClassicRules::classic() }.build().unwrap();
+    /// assert_eq!((two_players.seats(), two_players.owners()), (2, 4));
+    /// ```
+    fn owners(&self) -> u8 {
+        self.seats()
+    }
+
+    /// The board side whose colour the pieces of `owner` wear and from which they start (0..4 on
+    /// the cross boards; backgammon: the seat). The default is the owner itself.
+    ///
+    /// ```
+    /// use pachisi::{RuleSystem, SystemRules, parcheesi::ParcheesiRules};
+    /// let two = ParcheesiRules { seats: 2, ..ParcheesiRules::parcheesi() }.build().unwrap();
+    /// assert_eq!(two.side_of_owner(1), 2); // two players sit opposite
+    /// ```
+    fn side_of_owner(&self, owner: u8) -> u8 {
+        owner
+    }
+
+    /// The seat that plays the pieces of `owner`. The default is the owner itself; in Classic
+    /// Pachisi for two each player plays two colours.
+    ///
+    /// ```
+    /// use pachisi::{RuleSystem, SystemRules, classic::ClassicRules};
+    /// let two_players = ClassicRules { seats: 2, ..ClassicRules::classic() }.build().unwrap();
+    /// assert_eq!(two_players.seat_of_owner(2), 0); // colours 0 and 2 are one player's
+    /// ```
+    fn seat_of_owner(&self, owner: u8) -> u8 {
+        owner
+    }
+
+    /// The seats that win together with `seat` (itself included), one bit per seat as in
+    /// [`Outcome::winners`]. The default is the seat alone.
+    ///
+    /// ```
+    /// use pachisi::{RuleSystem, SystemRules, family::FamilyRules};
+    /// let family = FamilyRules::family().build().unwrap();
+    /// assert_eq!(family.team(1), 0b1010); // partners sit opposite
+    /// let alone = FamilyRules { teams: false, ..FamilyRules::family() }.build().unwrap();
+    /// assert_eq!(alone.team(1), 0b0010);
+    /// ```
+    fn team(&self, seat: u8) -> u16 {
+        1u16.checked_shl(seat as u32).unwrap_or(0)
+    }
+
+    /// The squares on which a piece cannot be captured under these rules (safe squares,
+    /// castles), in board coordinates. The default is none.
+    ///
+    /// ```
+    /// use pachisi::{Place, RuleSystem, SystemRules, parcheesi::ParcheesiRules};
+    /// let sys = ParcheesiRules::parcheesi().build().unwrap();
+    /// assert_eq!(sys.safe_places().len(), 12);
+    /// assert!(sys.safe_places().contains(&Place::Track { square: 7 }));
+    /// let open = ParcheesiRules { safe_squares: false, ..ParcheesiRules::parcheesi() };
+    /// assert!(open.build().unwrap().safe_places().is_empty());
+    /// ```
+    fn safe_places(&self) -> Vec<Place> {
+        Vec::new()
+    }
+
+    /// The positions a piece of `owner` passes through on a step from `from` to `to`, in order
+    /// and in `owner`'s coordinates, ending with `to` (the path a picture draws).
+    ///
+    /// The default counts one by one from `from` towards `to` (up or down), which is the path of
+    /// every system whose positions are numbered along the path.
+    ///
+    /// ```
+    /// use pachisi::{RuleSystem, SystemRules, backgammon::BackgammonRules};
+    /// use pachisi::parcheesi::ParcheesiRules;
+    /// let bg = BackgammonRules::standard().build().unwrap();
+    /// assert_eq!(bg.route(0, 8, 5), [7, 6, 5]);
+    /// let par = ParcheesiRules::parcheesi().build().unwrap();
+    /// assert_eq!(par.route(0, 62, 66), [63, 64, 65, 66]); // into the home path
+    /// ```
+    fn route(&self, owner: u8, from: u8, to: u8) -> Vec<u8> {
+        let _ = owner;
+        if from <= to {
+            (from.saturating_add(1)..=to).collect()
+        } else {
+            (to..from).rev().collect()
+        }
+    }
 
     /// Parses move notation into one of the legal plays at `s`.
     ///

@@ -8,7 +8,9 @@
 //! 43, 47, 56, 60, 64, 73 and 77.
 
 use pachisi::classic::{ClassicRules, ClassicState, ClassicSystem, HOME};
-use pachisi::{Error, Game, Node, Place, Play, Roll, RuleSystem, Rules, StepKind, SystemRules};
+use pachisi::{
+    CharkoniStage, Error, Game, Node, Place, Play, Roll, RuleSystem, Rules, StepKind, SystemRules,
+};
 use proptest::prelude::*;
 use serde_json::json;
 
@@ -113,9 +115,10 @@ fn cls_2_board_data_covers_the_96_squares_of_the_cross() {
             }
             seen.insert(sys.place(c, pos));
         }
-        assert_eq!(sys.place(c, 0), Place::Charkoni);
-        assert_eq!(sys.place(c, 1), Place::Charkoni);
-        assert_eq!(sys.place(c, HOME), Place::Charkoni);
+        let charkoni = |stage| Place::Charkoni { stage };
+        assert_eq!(sys.place(c, 0), charkoni(CharkoniStage::Waiting));
+        assert_eq!(sys.place(c, 1), charkoni(CharkoniStage::Entered));
+        assert_eq!(sys.place(c, HOME), charkoni(CharkoniStage::Home));
     }
     assert_eq!(seen.len(), 96);
 }
@@ -759,6 +762,24 @@ fn json_round_trip_of_a_whole_game() {
     assert_eq!(back.position(), g.position());
 }
 
+/// The charkoni holds pieces at three stages; the views tell them apart (three home and one not
+/// entered are two views, not four pieces "in the charkoni").
+#[test]
+fn pieces_in_the_charkoni_are_waiting_entered_or_home() {
+    let g = at(&classic(), "0:-:85,85,85,0/1,0,0,0/1,0,0,0/1,0,0,0");
+    let mine: Vec<_> = g.pieces().into_iter().filter(|v| v.seat == 0).collect();
+    let stage_count = |stage| {
+        mine.iter()
+            .filter(|v| v.place == Place::Charkoni { stage })
+            .map(|v| v.count)
+            .sum::<u8>()
+    };
+    assert_eq!(stage_count(CharkoniStage::Home), 3);
+    assert_eq!(stage_count(CharkoniStage::Waiting), 1);
+    assert_eq!(stage_count(CharkoniStage::Entered), 0);
+    assert_eq!(mine.len(), 2);
+}
+
 #[test]
 fn pieces_and_places_for_pictures() {
     let mut g = at(&classic(), "0:-:30,30,9,1/77,0,0,0/1,0,0,0/1,0,0,0");
@@ -786,10 +807,17 @@ fn pieces_and_places_for_pictures() {
                 column: 1,
                 row: 7
             }));
+    let entered = Place::Charkoni {
+        stage: CharkoniStage::Entered,
+    };
+    assert!(views.iter().any(|v| v.seat == 0 && v.place == entered));
+    let waiting = Place::Charkoni {
+        stage: CharkoniStage::Waiting,
+    };
     assert!(
         views
             .iter()
-            .any(|v| v.seat == 0 && v.place == Place::Charkoni)
+            .any(|v| v.seat == 1 && v.place == waiting && v.count == 3)
     );
     // No chance outcomes while a play is due.
     g.set_roll(Roll::Cowries(2)).unwrap();

@@ -1,4 +1,4 @@
-//! Game handles: creation, chance, legal plays and steps, moves, undo, JSON and notation.
+//! Game handles: creation, chance, legal plays and steps, moves, undo, JSON, notation and pictures.
 
 use crate::error::{Failure, Outcome, boundary};
 use crate::pachisi_result;
@@ -501,6 +501,25 @@ pub unsafe extern "C" fn pachisi_game_log_text(
     written: *mut usize,
 ) -> pachisi_result {
     read_text(game, buf, len, written, |g| Ok(g.log_text()))
+}
+
+/// Copies a picture of the board, an SVG document `size` pixels wide, into `buf` (string output
+/// as for `pachisi_game_to_json`; the document is tens of kilobytes, so ask for its size first
+/// with `buf = NULL, len = 0`).
+///
+/// The picture shows every piece, the safe squares (castles) of the game's rules, the last play
+/// as arrows along the squares each piece passed, a legend of the seats' colours and teams, the
+/// pending roll (dice faces or cowries) and a caption; backgammon is drawn from the side of the
+/// seat to move, with both pip counts. A `size` below 50, or not finite, draws 560 pixels wide.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_svg(
+    game: *const pachisi_game,
+    size: f64,
+    buf: *mut c_char,
+    len: usize,
+    written: *mut usize,
+) -> pachisi_result {
+    read_text(game, buf, len, written, |g| Ok(g.svg(size)))
 }
 
 /// Writes the number of seats to `*out`.

@@ -360,7 +360,8 @@ impl PyGame {
     }
 
     /// Every piece (or group of pieces) and its absolute place:
-    /// ``[{"seat", "piece", "place": {"zone", ...}, "count"}, ...]``.
+    /// ``[{"seat", "piece", "place": {"zone", ...}, "count"}, ...]``. In classic Pachisi a place
+    /// in the centre is ``{"zone": "charkoni", "stage": "waiting" | "entered" | "home"}``.
     fn pieces<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let pieces = guard_ok(|| self.inner.pieces())?;
         let out = serde_to_py(py, &pieces)?;
@@ -389,19 +390,14 @@ impl PyGame {
         json_to_py(py, &v)
     }
 
-    /// The board as an SVG document (pieces, stacks, safe squares, the last play marked).
+    /// The board as an SVG document ``size`` pixels wide (see ``pachisi::Game::svg``).
     #[pyo3(signature = (size=560.0))]
     fn svg(&self, size: f64) -> PyResult<String> {
-        let size = if size.is_finite() && size > 50.0 {
-            size
-        } else {
-            560.0
-        };
-        guard_ok(|| crate::svg::render(&self.inner, size))
+        guard_ok(|| self.inner.svg(size))
     }
 
     fn _repr_svg_(&self) -> PyResult<String> {
-        self.svg(560.0)
+        guard_ok(|| self.inner.svg(pachisi::svg::DEFAULT_SIZE))
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {

@@ -11,7 +11,6 @@ mod game;
 mod moves;
 mod rules;
 mod simulate;
-pub mod svg;
 
 use pyo3::prelude::*;
 

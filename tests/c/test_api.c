@@ -5,7 +5,8 @@
  * steps and a notation that plays back to the same position; the play's steps taken one by one
  * (step-by-step interface) reach the same position; undo restores the game exactly; the
  * position notation and the game JSON round-trip; the outcome, winner and returns agree at the
- * end. Batch simulation is reproducible and independent of the thread count.
+ * end. Batch simulation is reproducible and independent of the thread count. The board picture
+ * (pachisi_game_svg) is a well-formed SVG document, through the string-output protocol.
  */
 #include "check.h"
 
@@ -333,6 +334,83 @@ static void test_log_text(const char *preset) {
     char *text = game_log_text(g);
     CHECK(text && strncmp(text, "roll ", 5) == 0);
     free(text);
+/* Every tag of `svg` closes in the order opened, and nothing follows the closing </svg>. */
+static int svg_well_formed(const char *svg) {
+    enum { MAX_DEPTH = 64 };
+    const char *open[MAX_DEPTH];
+    size_t open_len[MAX_DEPTH];
+    size_t depth = 0;
+    if (strncmp(svg, "<svg ", 5) != 0) return 0;
+    for (const char *p = strchr(svg, '<'); p; p = strchr(p, '<')) {
+        const char *end = strchr(p, '>');
+        if (!end) return 0;
+        int closing = p[1] == '/', empty = end[-1] == '/';
+        const char *name = p + 1 + closing;
+        size_t n = strcspn(name, " />");
+        if (closing) {
+            if (depth == 0 || open_len[depth - 1] != n || strncmp(open[depth - 1], name, n))
+                return 0;
+            depth--;
+            if (depth == 0 && end[1] != '\0') return 0;
+        } else if (!empty) {
+            if (depth == MAX_DEPTH) return 0;
+            open[depth] = name;
+            open_len[depth] = n;
+            depth++;
+        }
+        p = end + 1;
+    }
+    return depth == 0;
+}
+
+static size_t occurrences(const char *text, const char *what) {
+    size_t n = 0;
+    for (const char *p = strstr(text, what); p; p = strstr(p + 1, what)) n++;
+    return n;
+}
+
+/* The picture of a game in progress through the string-output protocol: ask for the size, a
+ * buffer one byte short is refused untouched, the exact size succeeds. */
+static void test_svg(const char *preset) {
+    pachisi_game *g = NULL;
+    EXPECT_OK(pachisi_game_from_preset(preset, NULL, 5, &g));
+    if (!g) return;
+    for (int i = 0; i < 12; i++) { /* a few plays, so that the last play is drawn */
+        pachisi_node node;
+        EXPECT_OK(pachisi_game_node(g, &node));
+        if (node == PACHISI_NODE_OVER) break;
+        if (node == PACHISI_NODE_CHANCE) EXPECT_OK(pachisi_game_roll(g, NULL));
+        else EXPECT_OK(pachisi_game_play(g, 0));
+    }
+    char *before = game_json(g);
+    size_t needed = 0, written = 0;
+    EXPECT_STATUS(pachisi_game_svg(g, 400.0, NULL, 0, &needed), PACHISI_RESULT_BUFFER_TOO_SMALL);
+    CHECK(needed > 1000);
+    char *svg = (char *)malloc(needed);
+    if (!svg) return;
+    memset(svg, 'x', needed);
+    EXPECT_STATUS(pachisi_game_svg(g, 400.0, svg, needed - 1, &written),
+                  PACHISI_RESULT_BUFFER_TOO_SMALL);
+    CHECK(written == needed && svg[0] == 'x' && svg[needed - 2] == 'x');
+    EXPECT_OK(pachisi_game_svg(g, 400.0, svg, needed, &written));
+    CHECK(written == needed && strlen(svg) + 1 == needed);
+    CHECK(svg_well_formed(svg));
+    CHECK(strstr(svg, "width=\"400\"") != NULL);
+    CHECK(strstr(svg, preset) != NULL); /* the caption names the variant */
+    uint8_t seats = 0;
+    EXPECT_OK(pachisi_game_seats(g, &seats));
+    CHECK(occurrences(svg, "class=\"legend\"") == seats);
+    free(svg);
+
+    /* A width that is not a number draws at the default width. */
+    EXPECT_STATUS(pachisi_game_svg(g, NAN, NULL, 0, &needed), PACHISI_RESULT_BUFFER_TOO_SMALL);
+    svg = (char *)malloc(needed);
+    if (svg) {
+        EXPECT_OK(pachisi_game_svg(g, NAN, svg, needed, &written));
+        CHECK(svg_well_formed(svg) && strstr(svg, "width=\"560\"") != NULL);
+        free(svg);
+    }
+    CHECK(same_text(before, game_json(g))); /* drawing changes nothing */
     pachisi_game_free(g);
 }
 
@@ -380,6 +458,7 @@ int main(void) {
         test_seeded_replay(preset);
         test_simulate(preset);
         test_log_text(preset);
+        test_svg(preset);
         size_t actions = play_checked_game(preset, 42 + i);
         printf("%s: a random game took %zu actions\n", preset, actions);
         if (actions == 0) printf("note: %s's game is over at once (placeholder rules?)\n", preset);

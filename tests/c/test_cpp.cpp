@@ -94,6 +94,10 @@ static void test_preset(const std::string &preset) {
         game.play(std::uniform_int_distribution<std::size_t>(0, plays.size() - 1)(choose));
     }
     CHECK(pachisi::Game::from_json(game.to_json()).to_json() == game.to_json());
+    const std::string svg = game.svg(300);
+    CHECK(svg.rfind("<svg", 0) == 0 && svg.size() > 1000);
+    CHECK(svg.find("width=\"300\"") != std::string::npos);
+    CHECK(svg.compare(svg.size() - 6, 6, "</svg>") == 0);
     if (actions > 0) {
         pachisi::Outcome o = game.outcome();
         CHECK(o.over && game.winner() == o.winner);

@@ -141,6 +141,7 @@ static void test_null_arguments(pachisi_game *g) {
     EXPECT_STATUS(pachisi_game_variant(NULL, buf, sizeof buf, &n), PACHISI_RESULT_NULL_POINTER);
     EXPECT_STATUS(pachisi_game_rules(NULL, &rules), PACHISI_RESULT_NULL_POINTER);
     EXPECT_STATUS(pachisi_game_position(NULL, buf, sizeof buf, &n), PACHISI_RESULT_NULL_POINTER);
+    EXPECT_STATUS(pachisi_game_svg(NULL, 400, buf, sizeof buf, &n), PACHISI_RESULT_NULL_POINTER);
     EXPECT_STATUS(pachisi_game_seats(NULL, &u8), PACHISI_RESULT_NULL_POINTER);
     EXPECT_STATUS(pachisi_game_node(NULL, &node), PACHISI_RESULT_NULL_POINTER);
     EXPECT_STATUS(pachisi_game_is_over(NULL, &flag), PACHISI_RESULT_NULL_POINTER);
@@ -176,6 +177,8 @@ static void test_null_arguments(pachisi_game *g) {
     EXPECT_STATUS(pachisi_game_to_json(g, buf, sizeof buf, NULL), PACHISI_RESULT_NULL_POINTER);
     EXPECT_STATUS(pachisi_game_to_json(g, NULL, 10, &n), PACHISI_RESULT_NULL_POINTER);
     EXPECT_STATUS(pachisi_game_position(g, buf, sizeof buf, NULL), PACHISI_RESULT_NULL_POINTER);
+    EXPECT_STATUS(pachisi_game_svg(g, 400, buf, sizeof buf, NULL), PACHISI_RESULT_NULL_POINTER);
+    EXPECT_STATUS(pachisi_game_svg(g, 400, NULL, 10, &n), PACHISI_RESULT_NULL_POINTER);
     EXPECT_STATUS(pachisi_game_rules(g, NULL), PACHISI_RESULT_NULL_POINTER);
     EXPECT_STATUS(pachisi_game_seats(g, NULL), PACHISI_RESULT_NULL_POINTER);
     EXPECT_STATUS(pachisi_game_node(g, NULL), PACHISI_RESULT_NULL_POINTER);
@@ -229,6 +232,10 @@ static void test_small_buffers(pachisi_game *g) {
     CHECK(needed > 2);
     EXPECT_STATUS(pachisi_game_variant(g, NULL, 0, &needed), PACHISI_RESULT_BUFFER_TOO_SMALL);
     CHECK(needed > 1);
+    memset(buf, 'x', sizeof buf);
+    EXPECT_STATUS(pachisi_game_svg(g, 400, buf, sizeof buf, &needed),
+                  PACHISI_RESULT_BUFFER_TOO_SMALL);
+    CHECK(needed > sizeof buf && buf[0] == 'x' && buf[sizeof buf - 1] == 'x');
     EXPECT_STATUS(pachisi_variant_name(0, buf, 1, &needed), PACHISI_RESULT_BUFFER_TOO_SMALL);
     CHECK(needed > 1);
     double returns[4];

@@ -47,11 +47,43 @@ def test_last_play_is_marked(real_variant: str) -> None:
             if moving:
                 break
     root = parse(g.svg())
-    arrows = [e for e in root.iter(NS + "line") if e.get("marker-end")]
+    arrows = [e for e in root.iter() if e.get("marker-end")]
     assert arrows, "the last play is drawn as arrows"
+    # Along the squares passed: a polyline from where the piece stood to where it stands.
+    assert all(e.tag == NS + "polyline" for e in arrows)
 
 
 def test_svg_mid_game_is_well_formed(real_variant: str) -> None:
     g = pachisi.play_random_game(real_variant, seed=3)
     root = parse(g.svg())
     assert "over" in "".join(root.itertext())
+
+
+def test_legend_names_every_seat(variant: str) -> None:
+    g = pachisi.Game(variant, seed=1)
+    root = parse(g.svg())
+    legend = [e for e in root.iter(NS + "g") if e.get("class") == "legend"]
+    assert len(legend) == g.seats
+    for seat, entry in enumerate(legend):
+        assert "".join(entry.itertext()).startswith(f"seat {seat}")
+
+
+def test_pending_roll_is_drawn() -> None:
+    g = pachisi.Game("parcheesi", seed=1)
+    g.roll((5, 3))
+    dice = [e for e in parse(g.svg()).iter(NS + "g") if e.get("class") == "die"]
+    pips = [sum(1 for c in d.iter(NS + "circle") if c.get("class") == "pip") for d in dice]
+    assert pips == [5, 3]
+    classic = pachisi.Game("pachisi", seed=1)
+    classic.roll(2)
+    shells = [e.get("class") for e in parse(classic.svg()).iter(NS + "g")]
+    assert shells.count("cowrie up") == 2 and shells.count("cowrie down") == 4
+
+
+def test_charkoni_pieces_have_a_stage() -> None:
+    g = pachisi.Game.from_position("pachisi", "0:-:85,85,85,0/1,0,0,0/1,0,0,0/1,0,0,0")
+    mine = [p for p in g.pieces() if p["seat"] == 0]
+    stages = {p["place"]["stage"]: p["count"] for p in mine}
+    assert stages == {"home": 3, "waiting": 1}
+    assert all(p["place"]["zone"] == "charkoni" for p in mine)
+    assert g.place(1, 1) == {"zone": "charkoni", "stage": "entered"}

@@ -186,6 +186,21 @@ impl BgState {
     pub fn cube_value(&self) -> u32 {
         1u32.checked_shl(self.cube_log2 as u32).unwrap_or(u32::MAX)
     }
+
+    /// The pip count of `seat`: the points its checkers still have to travel to bear off (a
+    /// checker on the bar counts 25).
+    ///
+    /// ```
+    /// use pachisi::backgammon::{BgState, Phase};
+    /// assert_eq!(BgState::start(Phase::Opening).pip_count(1), 167);
+    /// ```
+    pub fn pip_count(&self, seat: u8) -> u32 {
+        self.checkers[seat as usize & 1]
+            .iter()
+            .enumerate()
+            .map(|(point, &n)| point as u32 * n as u32)
+            .sum()
+    }
 }
 
 /// The backgammon rule system.

@@ -38,7 +38,9 @@
 
 use crate::dice::{ChanceOutcome, GameRng, Roll, cowrie_distribution, throw_cowries};
 use crate::play::{Play, Step, StepKind};
-use crate::system::{BoardKind, Node, Orders, Outcome, PieceView, Place, RuleSystem, SystemRules};
+use crate::system::{
+    BoardKind, CharkoniStage, Node, Orders, Outcome, PieceView, Place, RuleSystem, SystemRules,
+};
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -471,7 +473,15 @@ impl ClassicSystem {
                     },
                 }
             }
-            _ => Place::Charkoni,
+            NOT_ENTERED => Place::Charkoni {
+                stage: CharkoniStage::Waiting,
+            },
+            HOME => Place::Charkoni {
+                stage: CharkoniStage::Home,
+            },
+            _ => Place::Charkoni {
+                stage: CharkoniStage::Entered,
+            },
         }
     }
 }
@@ -923,6 +933,33 @@ impl RuleSystem for ClassicSystem {
 
     fn place(&self, seat: u8, pos: u8) -> Place {
         self.place_of(seat, pos)
+    }
+
+    fn owners(&self) -> u8 {
+        COLOURS as u8
+    }
+
+    fn seat_of_owner(&self, owner: u8) -> u8 {
+        self.player_of(owner)
+    }
+
+    /// CLS-2: opposite colours are partners; with two players each plays a whole team.
+    fn team(&self, seat: u8) -> u16 {
+        let own = 1u16.checked_shl(seat as u32).unwrap_or(0);
+        if self.rules.seats == 4 {
+            own | 1 << ((seat + 2) % 4)
+        } else {
+            own
+        }
+    }
+
+    /// CLS-9: the castles (a piece on a castle cannot be captured).
+    fn safe_places(&self) -> Vec<Place> {
+        // Colour 0's loop positions 9..77 are the loop squares 0..68 in order.
+        (0..LOOP_LEN)
+            .filter(|&square| self.is_castle(square))
+            .map(|square| self.place_of(0, END_SQUARE + square))
+            .collect()
     }
 }
 

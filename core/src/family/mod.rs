@@ -1329,6 +1329,27 @@ impl RuleSystem for FamilySystem {
             _ => Place::Home { side },
         }
     }
+
+    fn side_of_owner(&self, owner: u8) -> u8 {
+        self.side[(owner & 3) as usize]
+    }
+
+    fn team(&self, seat: u8) -> u16 {
+        let own = 1u16.checked_shl(seat as u32).unwrap_or(0);
+        match self.partner.get(seat as usize) {
+            Some(&p) if p != NONE => own | 1 << p,
+            _ => own,
+        }
+    }
+
+    /// FAM-8: the twelve safe squares (a colour's own start square is safe from everyone but
+    /// that colour entering).
+    fn safe_places(&self) -> Vec<Place> {
+        (0..TRACK_LEN)
+            .filter(|&square| is_safe(square))
+            .map(|square| Place::Track { square })
+            .collect()
+    }
 }
 
 /// Sorts four bytes with a five-comparator network (the hot path of the result keys).

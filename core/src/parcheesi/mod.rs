@@ -851,6 +851,44 @@ impl RuleSystem for ParcheesiSystem {
             _ => Place::Nest { side },
         }
     }
+
+    fn side_of_owner(&self, owner: u8) -> u8 {
+        self.side[owner as usize & 3]
+    }
+
+    fn safe_places(&self) -> Vec<Place> {
+        if !self.rules.safe_squares {
+            return Vec::new();
+        }
+        (0..board::TRACK_LEN)
+            .filter(|&square| board::is_safe(square))
+            .map(|square| Place::Track { square })
+            .collect()
+    }
+
+    /// PAR-11: at the branch square a move that ends in the home path (or home) turns in and any
+    /// other goes round; the lap's last square leads on to the entry square.
+    fn route(&self, _owner: u8, from: u8, to: u8) -> Vec<u8> {
+        let (from, to) = (normalize_position(from), normalize_position(to));
+        let mut out = Vec::new();
+        let mut p = from;
+        // A lap and a home path is the longest walk; the bound keeps odd input from looping.
+        while p != to && out.len() <= LAP_END as usize {
+            p = match p {
+                BRANCH if (HOME_PATH..=HOME).contains(&to) => HOME_PATH,
+                BRANCH => LAP,
+                LAP_END => ENTRY,
+                HOME => break,
+                x => x + 1,
+            };
+            out.push(p);
+        }
+        if from == to || out.last() == Some(&to) {
+            out
+        } else {
+            vec![to]
+        }
+    }
 }
 
 #[cfg(test)]
