@@ -334,6 +334,9 @@ static void test_log_text(const char *preset) {
     char *text = game_log_text(g);
     CHECK(text && strncmp(text, "roll ", 5) == 0);
     free(text);
+    pachisi_game_free(g);
+}
+
 /* Every tag of `svg` closes in the order opened, and nothing follows the closing </svg>. */
 static int svg_well_formed(const char *svg) {
     enum { MAX_DEPTH = 64 };
