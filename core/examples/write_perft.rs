@@ -23,6 +23,7 @@ fn reference_count(game: &Game) -> usize {
         Game::Parcheesi(g) => {
             pachisi::parcheesi::reference::distinct_plays(g.system(), g.state()).len()
         }
+        Game::Family(g) => pachisi::family::reference::distinct_plays(g.system(), g.state()).len(),
         other => {
             eprintln!("no reference generator for `{}` yet", other.variant());
             std::process::exit(2)
