@@ -26,6 +26,7 @@ fn reference_count(game: &Game) -> usize {
         Game::Classic(g) => {
             pachisi::classic::reference::distinct_plays(g.system(), g.state()).len()
         }
+        Game::Family(g) => pachisi::family::reference::distinct_plays(g.system(), g.state()).len(),
         other => {
             eprintln!("no reference generator for `{}` yet", other.variant());
             std::process::exit(2)

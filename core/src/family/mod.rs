@@ -40,6 +40,8 @@
 //! assert_eq!(notations, vec!["0:n-1 0:1-4"]);
 //! ```
 
+pub mod reference;
+
 use crate::board::{SIDE_SPACING, TRACK_LEN, entry_square, is_safe, side_of_seat};
 use crate::dice::{ChanceOutcome, GameRng, Roll, roll_two_dice, two_dice_outcomes};
 use crate::play::{Play, Step, StepKind};
