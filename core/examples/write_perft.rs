@@ -23,6 +23,9 @@ fn reference_count(game: &Game) -> usize {
         Game::Parcheesi(g) => {
             pachisi::parcheesi::reference::distinct_plays(g.system(), g.state()).len()
         }
+        Game::Backgammon(g) => {
+            pachisi::backgammon::reference::distinct_plays(g.system(), g.state()).len()
+        }
         other => {
             eprintln!("no reference generator for `{}` yet", other.variant());
             std::process::exit(2)

@@ -22,6 +22,7 @@
 mod ids;
 mod movegen;
 mod notation;
+pub mod reference;
 
 pub use ids::{
     MatchKey, from_gnubg_id, from_match_id, from_position_id, from_xgid, gnubg_id, match_id,
