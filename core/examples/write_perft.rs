@@ -17,23 +17,6 @@ use pachisi::{Game, Node, Rules};
 use rand::RngExt;
 use serde_json::json;
 
-/// The number of distinct legal plays at a decision node, by the reference generator.
-fn reference_count(game: &Game) -> usize {
-    match game {
-        Game::Parcheesi(g) => {
-            pachisi::parcheesi::reference::distinct_plays(g.system(), g.state()).len()
-        }
-        Game::Classic(g) => {
-            pachisi::classic::reference::distinct_plays(g.system(), g.state()).len()
-        }
-        Game::Family(g) => pachisi::family::reference::distinct_plays(g.system(), g.state()).len(),
-        other => {
-            eprintln!("no reference generator for `{}` yet", other.variant());
-            std::process::exit(2)
-        }
-    }
-}
-
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.len() < 3 {
@@ -81,7 +64,7 @@ fn main() {
                         at.set_roll(outcome.roll).expect("a listed roll");
                         // 0: the roll is resolved without a choice (a forfeit, a penalty).
                         counts.push(if at.node() == Node::Decision {
-                            reference_count(&at)
+                            at.reference_plays().len()
                         } else {
                             0
                         });

@@ -484,6 +484,15 @@ impl<R: RuleSystem> GameOf<R> {
         self.system.pieces(&self.current)
     }
 
+    /// The distinct legal plays by the system's slow reference generator (empty unless at a
+    /// decision node with no step taken): for tests and perft data, not for play.
+    pub fn reference_plays(&self) -> Vec<Play> {
+        if self.node() != Node::Decision || !self.taken.is_empty() {
+            return Vec::new();
+        }
+        self.system.reference_plays(&self.start)
+    }
+
     /// The absolute place of a seat-relative position (a step's `from` or `to`).
     pub fn place(&self, seat: u8, pos: u8) -> Place {
         self.system.place(seat, pos)
@@ -777,6 +786,17 @@ impl Game {
     /// Every piece and its place.
     pub fn pieces(&self) -> Vec<PieceView> {
         each!(self, g => g.pieces())
+    }
+    /// The distinct legal plays by the system's slow reference generator (for tests and perft
+    /// data; far slower than [`Game::legal_plays`]).
+    ///
+    /// ```
+    /// let mut g = pachisi::Game::from_preset("pachisi-family", 3).unwrap();
+    /// g.set_roll(pachisi::Roll::Dice([5, 2])).unwrap();
+    /// assert_eq!(g.reference_plays().len(), g.legal_plays().len());
+    /// ```
+    pub fn reference_plays(&self) -> Vec<Play> {
+        each!(self, g => g.reference_plays())
     }
     /// The absolute place of a seat-relative position.
     pub fn place(&self, seat: u8, pos: u8) -> Place {

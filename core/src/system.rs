@@ -255,6 +255,10 @@ pub trait RuleSystem: Clone + Debug + Send + Sync + 'static {
     fn pieces(&self, s: &Self::State) -> Vec<PieceView>;
     /// The absolute place of a seat-relative position (the `from`/`to` of a step).
     fn place(&self, seat: u8, pos: u8) -> Place;
+    /// The distinct legal plays at a decision node by the system's slow reference generator
+    /// (`reference.rs` in its folder, written from the rules text): what the differential tests
+    /// and the perft data compare [`RuleSystem::generate`] with. One play per resulting position.
+    fn reference_plays(&self, s: &Self::State) -> Vec<Play>;
 
     /// How many owners of pieces there are: the values [`PieceView::seat`] and
     /// [`Step::seat`] take, `0..owners()`. The default is one per seat; Classic Pachisi has its

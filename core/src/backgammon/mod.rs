@@ -22,6 +22,7 @@
 mod ids;
 mod movegen;
 mod notation;
+pub mod reference;
 
 pub use ids::{
     MatchKey, from_gnubg_id, from_match_id, from_position_id, from_xgid, gnubg_id, match_id,
@@ -603,6 +604,12 @@ impl RuleSystem for BackgammonSystem {
         out
     }
 
+    fn reference_plays(&self, s: &BgState) -> Vec<Play> {
+        reference::distinct_plays(self, s)
+            .into_iter()
+            .map(|p| p.play)
+            .collect()
+    }
     fn place(&self, seat: u8, pos: u8) -> Place {
         match pos {
             0 => Place::Off,

@@ -931,6 +931,12 @@ impl RuleSystem for ClassicSystem {
         out
     }
 
+    fn reference_plays(&self, s: &ClassicState) -> Vec<Play> {
+        reference::distinct_plays(self, s)
+            .into_iter()
+            .map(|p| p.play)
+            .collect()
+    }
     fn place(&self, seat: u8, pos: u8) -> Place {
         self.place_of(seat, pos)
     }

@@ -1317,6 +1317,12 @@ impl RuleSystem for FamilySystem {
         v
     }
 
+    fn reference_plays(&self, s: &FamilyState) -> Vec<Play> {
+        reference::distinct_plays(self, s)
+            .into_iter()
+            .map(|p| p.play)
+            .collect()
+    }
     fn place(&self, seat: u8, pos: u8) -> Place {
         let side = self.side[(seat & 3) as usize];
         match pos {

@@ -832,6 +832,12 @@ impl RuleSystem for ParcheesiSystem {
         out
     }
 
+    fn reference_plays(&self, s: &ParcheesiState) -> Vec<Play> {
+        reference::distinct_plays(self, s)
+            .into_iter()
+            .map(|p| p.play)
+            .collect()
+    }
     fn place(&self, seat: u8, pos: u8) -> Place {
         let side = self.side[seat as usize & 3];
         // The older numbering of later laps (`77..=140`) names the same squares.
