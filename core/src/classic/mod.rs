@@ -44,7 +44,12 @@ use crate::system::{
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 
+mod movegen;
+mod notation;
 pub mod reference;
+mod rules;
+
+pub use rules::ClassicRules;
 
 /// Colours on the board (always four; with two players each controls a team of two, C-B).
 pub const COLOURS: usize = 4;
@@ -72,181 +77,6 @@ pub const ARM_SPACING: u8 = 17;
 pub const ROWS: u8 = 8;
 
 const NOT_ON_LOOP: u8 = u8::MAX;
-
-/// The options of Classic Pachisi (preset [`ClassicRules::classic`]).
-///
-/// ```
-/// use pachisi::classic::ClassicRules;
-/// use pachisi::SystemRules;
-/// let mut r = ClassicRules::classic();
-/// assert_eq!(r.throw_table, vec![25, 10, 2, 3, 4, 5, 6]);
-/// r.shell_probability = 1.0;
-/// assert!(r.build().is_err());
-/// ```
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ClassicRules {
-    /// Players: 4 (one colour each, two teams) or 2 (each plays a whole team, C-B) (CLS-1).
-    pub seats: u8,
-    /// Squares moved for 0, 1, ..., 6 shells mouth up (CLS-3): seven values, each 1..=84.
-    pub throw_table: Vec<u8>,
-    /// Probability that one shell lands mouth up, strictly between 0 and 1 (CLS-3).
-    pub shell_probability: f64,
-    /// Throw values that are graces: they enter a piece and give another throw (CLS-5, CLS-6).
-    pub graces: Vec<u8>,
-    /// Which square of each outer column, counted from its outer end (1..=8), is a castle
-    /// (CLS-9; sources say the 4th, some boards show the 5th).
-    pub castle_from_outer_end: u8,
-    /// Each colour's first piece starts entered, on the charkoni (CLS-5).
-    pub first_piece_in_play: bool,
-    /// A grace gives another throw automatically (CLS-6, C-C); off: no extra throw.
-    pub extra_throw_on_grace: bool,
-    /// A colour's pieces on one square may move together as a unit (CLS-7, C-A).
-    pub units: bool,
-    /// Allow a move to a square from which no sequence of throws reaches home exactly (with the
-    /// standard table: the square next to the charkoni, as no throw moves 1). Off by default so a
-    /// piece can never be stranded for ever and every game can end.
-    pub allow_dead_end: bool,
-}
-
-impl ClassicRules {
-    /// The preset `pachisi`: four players, table 25/10/2/3/4/5/6, p = 0.5, graces 6, 10, 25,
-    /// castles on the 4th outer-column square, first piece in play, automatic extra throw, units.
-    ///
-    /// ```
-    /// let r = pachisi::classic::ClassicRules::classic();
-    /// assert_eq!(r.seats, 4);
-    /// assert_eq!(r.graces, vec![6, 10, 25]);
-    /// ```
-    pub fn classic() -> Self {
-        ClassicRules {
-            seats: 4,
-            throw_table: vec![25, 10, 2, 3, 4, 5, 6],
-            shell_probability: 0.5,
-            graces: vec![6, 10, 25],
-            castle_from_outer_end: 4,
-            first_piece_in_play: true,
-            extra_throw_on_grace: true,
-            units: true,
-            allow_dead_end: false,
-        }
-    }
-}
-
-impl Default for ClassicRules {
-    fn default() -> Self {
-        ClassicRules::classic()
-    }
-}
-
-fn invalid(msg: impl Into<String>) -> Error {
-    Error::InvalidRules(format!("pachisi: {}", msg.into()))
-}
-
-impl SystemRules for ClassicRules {
-    type System = ClassicSystem;
-
-    fn build(&self) -> Result<ClassicSystem> {
-        if self.seats != 2 && self.seats != 4 {
-            return Err(invalid(format!(
-                "seats must be 2 or 4 (two teams of opposite colours), got {}",
-                self.seats
-            )));
-        }
-        if self.throw_table.len() != SHELLS as usize + 1 {
-            return Err(invalid(format!(
-                "throw_table needs 7 values (for 0..=6 shells mouth up), got {}",
-                self.throw_table.len()
-            )));
-        }
-        if let Some(v) = self.throw_table.iter().find(|&&v| v == 0 || v > PATH_STEPS) {
-            return Err(invalid(format!(
-                "throw_table values must be 1..={PATH_STEPS} squares, got {v}"
-            )));
-        }
-        let p = self.shell_probability;
-        if !(p.is_finite() && p > 0.0 && p < 1.0) {
-            return Err(invalid(format!(
-                "shell_probability must lie strictly between 0 and 1, got {p}"
-            )));
-        }
-        if self.graces.is_empty() {
-            return Err(invalid(
-                "graces must name at least one throw value (otherwise no piece can enter)",
-            ));
-        }
-        for (i, g) in self.graces.iter().enumerate() {
-            if !self.throw_table.contains(g) {
-                return Err(invalid(format!(
-                    "grace {g} is not a value of the throw table {:?}",
-                    self.throw_table
-                )));
-            }
-            if self.graces[..i].contains(g) {
-                return Err(invalid(format!("grace {g} is listed twice")));
-            }
-        }
-        if !(1..=ROWS).contains(&self.castle_from_outer_end) {
-            return Err(invalid(format!(
-                "castle_from_outer_end must be 1..=8 (a square of the outer column), got {}",
-                self.castle_from_outer_end
-            )));
-        }
-        let mut values = [0u8; 7];
-        values.copy_from_slice(&self.throw_table);
-        // reachable[d]: some sequence of throws covers exactly d squares.
-        let mut reachable = [false; PATH_STEPS as usize + 1];
-        reachable[0] = true;
-        for d in 1..reachable.len() {
-            reachable[d] = values
-                .iter()
-                .any(|&v| (v as usize) <= d && reachable[d - v as usize]);
-        }
-        if !reachable[PATH_STEPS as usize] {
-            return Err(invalid(format!(
-                "with throw_table {:?} no piece can cover the {PATH_STEPS} steps home exactly",
-                self.throw_table
-            )));
-        }
-        let mut dead = [false; HOME as usize + 1];
-        for (t, d) in dead.iter_mut().enumerate().take(HOME as usize) {
-            *d = t > CHARKONI_START as usize && !reachable[HOME as usize - t];
-        }
-        let mut grace = [false; 7];
-        for (g, v) in grace.iter_mut().zip(values) {
-            *g = self.graces.contains(&v);
-        }
-        let dist = cowrie_distribution(SHELLS, p);
-        let mut distribution = [0.0; 7];
-        distribution.copy_from_slice(&dist);
-
-        let mut loop_square = [[NOT_ON_LOOP; HOME as usize + 1]; COLOURS];
-        for (c, row) in loop_square.iter_mut().enumerate() {
-            for pos in END_SQUARE..=END_SQUARE_AGAIN {
-                row[pos as usize] = (c as u8 * ARM_SPACING + (pos - END_SQUARE)) % LOOP_LEN;
-            }
-        }
-        // Castles (CLS-9): each end square (offset 0 from E), and on each outer column the
-        // n-th square from its outer end: on the inward column of arm k that is offset n from
-        // E_k, on the outward column of arm k+1 offset 17 - n (the mirror image).
-        let n = self.castle_from_outer_end as u128;
-        let mut castles = 0u128;
-        for k in 0..4u128 {
-            let e = k * ARM_SPACING as u128;
-            castles |= 1 << e;
-            castles |= 1 << (e + n);
-            castles |= 1 << (e + ARM_SPACING as u128 - n);
-        }
-        Ok(ClassicSystem {
-            rules: self.clone(),
-            values,
-            grace,
-            distribution,
-            board: Box::new(BoardData { loop_square, dead }),
-            castles,
-        })
-    }
-}
 
 /// A position of Classic Pachisi: 19 bytes, `Copy`.
 ///
@@ -507,68 +337,7 @@ impl RuleSystem for ClassicSystem {
     }
 
     fn validate_state(&self, s: &ClassicState) -> Result<()> {
-        let bad = |m: String| Err(Error::InvalidPosition(m));
-        if s.turn as usize >= COLOURS {
-            return bad(format!("turn must be a colour 0..=3, got {}", s.turn));
-        }
-        if let Some(t) = s.throw.filter(|&t| t > SHELLS) {
-            return bad(format!("a throw is 0..=6 shells mouth up, got {t}"));
-        }
-        for (c, ps) in s.pieces.iter().enumerate() {
-            for &p in ps {
-                if p > HOME {
-                    return bad(format!(
-                        "colour {c}: position {p} is off the path (0..={HOME})"
-                    ));
-                }
-                if !self.rules.allow_dead_end && self.board.dead[p as usize] {
-                    return bad(format!(
-                        "colour {c}: a piece on {p} could never reach home exactly"
-                    ));
-                }
-            }
-            if ps.windows(2).any(|w| w[0] < w[1]) {
-                return bad(format!(
-                    "colour {c}: positions must be listed in descending order, got {ps:?}"
-                ));
-            }
-        }
-        // CLS-8: opposing teams never share a square.
-        for c in 0..COLOURS {
-            for &p in &s.pieces[c] {
-                let sq = self.board.loop_square[c][p as usize];
-                if sq == NOT_ON_LOOP {
-                    continue;
-                }
-                for o in (0..COLOURS).filter(|&o| team(o) != team(c)) {
-                    if s.pieces[o]
-                        .iter()
-                        .any(|&q| self.board.loop_square[o][q as usize] == sq)
-                    {
-                        return bad(format!(
-                            "colours {c} and {o} (opposing teams) share loop square {sq}"
-                        ));
-                    }
-                }
-            }
-        }
-        let done: Vec<bool> = (0..2)
-            .map(|t| Self::colour_done(s, t) && Self::colour_done(s, t + 2))
-            .collect();
-        if done[0] && done[1] {
-            return bad("both teams cannot have every piece home".into());
-        }
-        if done[0] || done[1] {
-            if s.throw.is_some() {
-                return bad("the game is over: no throw can be pending".into());
-            }
-        } else if Self::colour_done(s, s.turn as usize) {
-            return bad(format!(
-                "colour {} has every piece home and no longer takes turns",
-                s.turn
-            ));
-        }
-        Ok(())
+        notation::validate_state(self, s)
     }
 
     fn node(&self, s: &ClassicState) -> Node {
@@ -620,73 +389,7 @@ impl RuleSystem for ClassicSystem {
     }
 
     fn generate(&self, s: &ClassicState, _orders: Orders, out: &mut Vec<Play>) {
-        // One throw is one step (or a pass), and every (position, unit size) gives a different
-        // result, so the distinct plays and all plays coincide.
-        let Some(up) = s.throw else { return };
-        if self.node(s) != Node::Decision {
-            return;
-        }
-        let c = s.turn as usize;
-        let v = self.values[up as usize];
-        let ps = &s.pieces[c];
-        // C-C: passing is always a choice.
-        out.push(Play::new());
-        let waiting = ps.iter().position(|&p| p == NOT_ENTERED);
-        if let Some(i) = waiting.filter(|_| self.grace[up as usize]) {
-            let mut play = Play::new();
-            play.push(Step {
-                seat: c as u8,
-                piece: i as u8,
-                from: NOT_ENTERED,
-                to: CHARKONI_START,
-                value: v,
-                count: 1,
-                captured: 0,
-                kind: StepKind::Enter,
-            });
-            out.push(play);
-        }
-        let mut i = 0;
-        while i < PIECES {
-            let p = ps[i];
-            let mut n = 1;
-            while i + n < PIECES && ps[i + n] == p {
-                n += 1;
-            }
-            let t = p + v;
-            if (CHARKONI_START..HOME).contains(&p)
-                && t <= HOME
-                && (self.rules.allow_dead_end || !self.board.dead[t as usize])
-            {
-                // C-A: pieces on the charkoni never leave as a unit.
-                let max_unit = if p == CHARKONI_START || !self.rules.units {
-                    1
-                } else {
-                    n
-                };
-                let (opposing, castle) = self.opposition(s, c, t);
-                for k in 1..=max_unit {
-                    // CLS-8 (capture needs at least as many), CLS-9 (no landing on a castle
-                    // held by the other team).
-                    if opposing > 0 && (castle || (k as u8) < opposing) {
-                        continue;
-                    }
-                    let mut play = Play::new();
-                    play.push(Step {
-                        seat: c as u8,
-                        piece: i as u8,
-                        from: p,
-                        to: t,
-                        value: v,
-                        count: k as u8,
-                        captured: opposing,
-                        kind: StepKind::Move,
-                    });
-                    out.push(play);
-                }
-            }
-            i += n;
-        }
+        movegen::generate(self, s, _orders, out)
     }
 
     fn apply_step(&self, s: &mut ClassicState, step: &Step) {
@@ -760,150 +463,21 @@ impl RuleSystem for ClassicSystem {
     /// shells mouth up of the pending throw (`-` at a chance node), and each colour's four
     /// seat-relative positions, comma separated, descending.
     fn format_position(&self, s: &ClassicState) -> String {
-        let throw = s.throw.map_or("-".to_string(), |t| t.to_string());
-        let colours: Vec<String> = s
-            .pieces
-            .iter()
-            .map(|ps| {
-                ps.iter()
-                    .map(|p| p.to_string())
-                    .collect::<Vec<_>>()
-                    .join(",")
-            })
-            .collect();
-        format!("{}:{}:{}", s.turn, throw, colours.join("/"))
+        notation::format_position(self, s)
     }
 
     fn parse_position(&self, text: &str) -> Result<ClassicState> {
-        let nota = |m: String| Error::InvalidNotation(format!("pachisi position `{text}`: {m}"));
-        let compact: String = text.split_whitespace().collect();
-        let parts: Vec<&str> = compact.split(':').collect();
-        if parts.len() != 3 {
-            return Err(nota(
-                "expected `<turn>:<throw or ->:<c0>/<c1>/<c2>/<c3>`".into(),
-            ));
-        }
-        let turn: u8 = parts[0]
-            .parse()
-            .map_err(|_| nota(format!("turn `{}` is not a colour 0..=3", parts[0])))?;
-        let throw =
-            match parts[1] {
-                "-" => None,
-                t => Some(t.parse::<u8>().map_err(|_| {
-                    nota(format!("throw `{t}` is not `-` or 0..=6 shells mouth up"))
-                })?),
-            };
-        let colours: Vec<&str> = parts[2].split('/').collect();
-        if colours.len() != COLOURS {
-            return Err(nota(format!(
-                "expected 4 colours separated by `/`, got {}",
-                colours.len()
-            )));
-        }
-        let mut pieces = [[0u8; PIECES]; COLOURS];
-        for (c, field) in colours.iter().enumerate() {
-            let nums: Vec<&str> = field.split(',').collect();
-            if nums.len() != PIECES {
-                return Err(nota(format!(
-                    "colour {c}: expected 4 positions, got {}",
-                    nums.len()
-                )));
-            }
-            for (slot, n) in pieces[c].iter_mut().zip(&nums) {
-                *slot = n
-                    .parse()
-                    .map_err(|_| nota(format!("colour {c}: `{n}` is not a position 0..={HOME}")))?;
-            }
-            sort_desc(&mut pieces[c]);
-        }
-        let s = ClassicState {
-            pieces,
-            turn,
-            throw,
-        };
-        self.validate_state(&s)?;
-        Ok(s)
+        notation::parse_position(self, text)
     }
 
     /// `pass`, `enter`, `<from>-<to>` for one piece, `<k>x<from>-<to>` for a unit of `k` pieces,
     /// with `*` appended when the move captures (positions seat-relative, 85 = home).
     fn format_play(&self, _s: &ClassicState, play: &Play) -> String {
-        let Some(step) = play.steps().first() else {
-            return "pass".into();
-        };
-        if step.kind == StepKind::Enter {
-            return "enter".into();
-        }
-        let unit = if step.count > 1 {
-            format!("{}x", step.count)
-        } else {
-            String::new()
-        };
-        let capture = if step.captured > 0 { "*" } else { "" };
-        format!("{unit}{}-{}{capture}", step.from, step.to)
+        notation::format_play(self, _s, play)
     }
 
     fn parse_play(&self, s: &ClassicState, text: &str) -> Result<Play> {
-        let t: String = text.split_whitespace().collect::<String>().to_lowercase();
-        let nota = |m: &str| Error::InvalidNotation(format!("pachisi play `{text}`: {m}"));
-        let mut plays = Vec::new();
-        self.generate(s, Orders::All, &mut plays);
-        let find = |pred: &dyn Fn(&Play) -> bool, what: &str| {
-            plays
-                .iter()
-                .find(|p| pred(p))
-                .copied()
-                .ok_or_else(|| Error::IllegalMove(format!("`{what}` is not a legal play here")))
-        };
-        match t.as_str() {
-            "pass" => return find(&|p| p.is_pass(), "pass"),
-            "enter" => {
-                return find(
-                    &|p| p.steps().first().is_some_and(|s| s.kind == StepKind::Enter),
-                    "enter",
-                );
-            }
-            _ => {}
-        }
-        let (body, star) = match t.strip_suffix('*') {
-            Some(b) => (b, true),
-            None => (t.as_str(), false),
-        };
-        let (count, body) = match body.split_once('x') {
-            Some((k, rest)) => (
-                k.parse::<u8>()
-                    .ok()
-                    .filter(|&k| k >= 1)
-                    .ok_or_else(|| nota("unit size before `x` must be a number >= 1"))?,
-                rest,
-            ),
-            None => (1, body),
-        };
-        let (from, to) = body
-            .split_once('-')
-            .ok_or_else(|| nota("expected `pass`, `enter` or `[<k>x]<from>-<to>[*]`"))?;
-        let from: u8 = from
-            .parse()
-            .map_err(|_| nota("`from` is not a position number"))?;
-        let to: u8 = to
-            .parse()
-            .map_err(|_| nota("`to` is not a position number"))?;
-        let play = find(
-            &|p| {
-                p.steps().first().is_some_and(|s| {
-                    s.kind == StepKind::Move && s.from == from && s.to == to && s.count == count
-                })
-            },
-            text.trim(),
-        )?;
-        if star != (play.captures() > 0) {
-            return Err(Error::IllegalMove(format!(
-                "`{}`: the move {} capture",
-                text.trim(),
-                if star { "does not" } else { "would" }
-            )));
-        }
-        Ok(play)
+        notation::parse_play(self, s, text)
     }
 
     fn board(&self) -> BoardKind {
