@@ -22,6 +22,7 @@
 pub mod backgammon;
 pub mod board;
 pub mod classic;
+pub mod dedup;
 pub mod dice;
 mod error;
 pub mod family;

@@ -7,6 +7,7 @@
 //! deduplication is needed; every order is walked only for the step-by-step interface.
 
 use super::{BAR, BgState};
+use crate::dedup::KeySet;
 use crate::play::{NO_PIECE, Play, Step, StepKind};
 use crate::system::Orders;
 
@@ -164,46 +165,6 @@ fn highest_first(mut set: u32) -> impl Iterator<Item = usize> {
     })
 }
 
-/// Keys of the plays listed so far: a 64-bit filter of key hashes in front of a linear scan
-/// (lists are short; most new keys miss the filter and need no scan).
-struct Seen {
-    filter: u64,
-    small: [u128; 64],
-    len: usize,
-    more: Vec<u128>,
-}
-
-impl Seen {
-    fn new() -> Seen {
-        Seen {
-            filter: 0,
-            small: [0; 64],
-            len: 0,
-            more: Vec::new(),
-        }
-    }
-
-    /// Records `key`; false when it was already there.
-    #[inline]
-    fn insert(&mut self, key: u128) -> bool {
-        let folded = (key as u64) ^ ((key >> 64) as u64);
-        let bit = 1u64 << (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58);
-        if self.filter & bit != 0
-            && (self.small[..self.len].contains(&key) || self.more.contains(&key))
-        {
-            return false;
-        }
-        self.filter |= bit;
-        if self.len < self.small.len() {
-            self.small[self.len] = key;
-            self.len += 1;
-        } else {
-            self.more.push(key);
-        }
-        true
-    }
-}
-
 /// Appends the legal plays of the roll in `s.dice` to `out`.
 pub(super) fn generate(s: &BgState, orders: Orders, out: &mut Vec<Play>) {
     let mut b = Board::new(s);
@@ -237,7 +198,24 @@ pub(super) fn generate(s: &BgState, orders: Orders, out: &mut Vec<Play>) {
     }
     let (hi, lo) = (d1.max(d2) as usize, d1.min(d2) as usize);
     let distinct = orders == Orders::Distinct;
-    let mut seen = Seen::new();
+    SEEN.with_borrow_mut(|seen| two_values(&mut b, hi, lo, distinct, seen, out));
+}
+
+thread_local! {
+    /// The positions listed by [`two_values`], kept per thread so a call allocates nothing.
+    static SEEN: std::cell::RefCell<KeySet<u128>> = const { std::cell::RefCell::new(KeySet::new()) };
+}
+
+/// The plays of two different values (BG-1, BG-2, BG-4) into `out`.
+fn two_values(
+    b: &mut Board,
+    hi: usize,
+    lo: usize,
+    distinct: bool,
+    seen: &mut KeySet<u128>,
+    out: &mut Vec<Play>,
+) {
+    seen.clear();
     let start = out.len();
     let mut single = [false; 2]; // hi alone, lo alone playable
     // first_hi[a] bit b: hi from a then lo from b was legal. The same two steps in the other

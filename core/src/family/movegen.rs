@@ -41,75 +41,8 @@ pub(super) struct Gen<'a> {
 /// Result keys, values used per play, and the set of positions seen.
 pub(super) type Scratch = (Vec<u128>, Vec<u8>, Seen);
 
-/// An open-addressing set of (position key, tag) pairs, cleared in O(1) by bumping a stamp:
-/// reused by every generator call of a thread, so it allocates only while growing.
-pub(super) struct Seen {
-    pub(super) slots: Vec<(u128, u32, u32)>,
-    pub(super) stamp: u32,
-    pub(super) len: usize,
-}
-
-impl Seen {
-    const fn new() -> Seen {
-        Seen {
-            slots: Vec::new(),
-            stamp: 0,
-            len: 0,
-        }
-    }
-
-    fn clear(&mut self) {
-        self.len = 0;
-        self.stamp = self.stamp.wrapping_add(1);
-        if self.stamp == 0 {
-            // Stamp wrapped: old entries could look current.
-            self.slots.iter_mut().for_each(|e| e.2 = 0);
-            self.stamp = 1;
-        }
-        if self.slots.is_empty() {
-            self.slots = vec![(0, 0, 0); 1024];
-        }
-    }
-
-    fn slot(&self, key: u128, tag: u32) -> usize {
-        let h = (key as u64 ^ (key >> 64) as u64 ^ (tag as u64) << 32)
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        (h >> 32) as usize & (self.slots.len() - 1)
-    }
-
-    /// Inserts; false when the pair was already there.
-    fn insert(&mut self, key: u128, tag: u32) -> bool {
-        if (self.len + 1) * 2 > self.slots.len() {
-            self.grow();
-        }
-        let mask = self.slots.len() - 1;
-        let mut i = self.slot(key, tag);
-        loop {
-            let e = self.slots[i];
-            if e.2 != self.stamp {
-                self.slots[i] = (key, tag, self.stamp);
-                self.len += 1;
-                return true;
-            }
-            if e.0 == key && e.1 == tag {
-                return false;
-            }
-            i = (i + 1) & mask;
-        }
-    }
-
-    fn grow(&mut self) {
-        let bigger = vec![(0, 0, 0); self.slots.len() * 2];
-        let old = std::mem::replace(&mut self.slots, bigger);
-        let stamp = self.stamp;
-        self.len = 0;
-        for (key, tag, st) in old {
-            if st == stamp {
-                self.insert(key, tag);
-            }
-        }
-    }
-}
+/// The positions (with a search tag) already explored or listed.
+pub(super) type Seen = crate::dedup::KeySet<(u128, u32)>;
 
 thread_local! {
     /// Reused buffers of the generator (result keys, values used, a sort buffer): no heap
@@ -347,7 +280,7 @@ impl FamilySystem {
             && let Some(seen) = g.seen.as_deref_mut()
         {
             let tag = 1 << 31 | g.run | (i as u32) << 16 | (used as u32) << 8 | frozen as u32;
-            if !seen.insert(b.s.key(), tag) {
+            if !seen.insert((b.s.key(), tag)) {
                 return;
             }
         }
@@ -671,7 +604,7 @@ impl FamilySystem {
                 seen.clear();
                 let mut keep = 0;
                 for i in 0..out.len() {
-                    if seen.insert(keys[i], 0) {
+                    if seen.insert((keys[i], 0)) {
                         out[keep] = out[i];
                         keep += 1;
                     }
