@@ -74,7 +74,7 @@ test-crosscheck:
 ## Every fast move generator against its rule system's reference generator on about a million
 ## position-rolls in all (`make test` runs at least 20,000 per system). Not part of `make test`.
 REFERENCE_TESTS := parcheesi_reference family_reference classic_reference backgammon_reference
-REFERENCE_ROLLS_PER_SET ?= 27000
+REFERENCE_ROLLS_PER_SET ?= 12500
 test-reference-long:
 	REFERENCE_ROLLS=$(REFERENCE_ROLLS_PER_SET) $(CARGO) test --release -p pachisi \
 		$(addprefix --test ,$(REFERENCE_TESTS)) -- --nocapture
