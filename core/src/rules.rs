@@ -98,9 +98,14 @@ fn to_object<T: serde::Serialize>(value: &T) -> Map<String, Value> {
     }
 }
 
-fn from_object<T: SystemRules>(variant: &str, map: Map<String, Value>) -> Result<T> {
-    let rules: T = serde_json::from_value(Value::Object(map))
+fn from_object<T: SystemRules>(
+    variant: &str,
+    map: Map<String, Value>,
+    given: &Map<String, Value>,
+) -> Result<T> {
+    let mut rules: T = serde_json::from_value(Value::Object(map))
         .map_err(|e| Error::InvalidRules(format!("{variant}: {e}")))?;
+    rules.imply(given);
     rules.build()?;
     Ok(rules)
 }
@@ -177,14 +182,14 @@ impl Rules {
             }
             map.insert(k.clone(), v.clone());
         }
-        struct Rebuild(&'static str, Map<String, Value>);
-        impl SystemVisitor for Rebuild {
+        struct Rebuild<'a>(&'static str, Map<String, Value>, &'a Map<String, Value>);
+        impl SystemVisitor for Rebuild<'_> {
             type Output = Result<RulesConfig>;
             fn visit<T: Registered>(self, _: &T) -> Result<RulesConfig> {
-                Ok(from_object::<T>(self.0, self.1)?.into_config())
+                Ok(from_object::<T>(self.0, self.1, self.2)?.into_config())
             }
         }
-        let config = self.config.visit(Rebuild(self.variant, map))?;
+        let config = self.config.visit(Rebuild(self.variant, map, opts))?;
         Ok(Rules {
             variant: self.variant,
             config,

@@ -376,4 +376,11 @@ pub trait SystemRules:
     type System: RuleSystem;
     /// Validates the options (each combination that makes no sense is an error) and builds.
     fn build(&self) -> Result<Self::System>;
+
+    /// Adjusts options the user did not give to what the ones given imply, before validation
+    /// (`given`: the options overlaid on the preset). For example two seats of Family Pachisi
+    /// mean no teams unless `teams` is given. The default implies nothing.
+    fn imply(&mut self, given: &serde_json::Map<String, serde_json::Value>) {
+        let _ = given;
+    }
 }

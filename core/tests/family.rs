@@ -365,14 +365,36 @@ fn three_seats_without_teams() {
     assert_eq!(g.position(), "0:0:- n,n,n,n/n,n,n,n/n,n,n,n");
 }
 
+/// FAM-2: teams need four seats, so fewer seats mean each colour for itself unless teams are
+/// asked for (then the combination is an error naming the fix).
+#[test]
+fn fewer_seats_imply_no_teams() {
+    for seats in [2, 3] {
+        let r = rules_with(serde_json::json!({ "seats": seats }));
+        assert_eq!(r.options()["teams"], false, "{seats} seats");
+        assert_eq!(Game::new(&r, 1).seats(), seats);
+        let err = Rules::with_options(
+            "pachisi-family",
+            &serde_json::json!({"seats": seats, "teams": true}),
+        )
+        .unwrap_err();
+        assert!(err.to_string().contains("\"teams\": false"), "{err}");
+    }
+    // Four seats keep the preset's teams, and a later overlay keeps what the value holds.
+    assert_eq!(
+        rules_with(serde_json::json!({"seats": 4})).options()["teams"],
+        true
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Bad input.
 
 #[test]
 fn invalid_rules_are_typed_errors() {
     let bad = [
-        serde_json::json!({"seats": 3}),
-        serde_json::json!({"seats": 2}),
+        serde_json::json!({"seats": 3, "teams": true}),
+        serde_json::json!({"seats": 2, "teams": true}),
         serde_json::json!({"seats": 5, "teams": false}),
         serde_json::json!({"seats": 1, "teams": false}),
         serde_json::json!({"entry_tries": 0}),
@@ -385,7 +407,11 @@ fn invalid_rules_are_typed_errors() {
         let e = Rules::with_options("pachisi-family", &b).unwrap_err();
         assert!(matches!(e, Error::InvalidRules(_)), "{b}: {e:?}");
     }
-    let e = Rules::with_options("pachisi-family", &serde_json::json!({"seats": 2})).unwrap_err();
+    let e = Rules::with_options(
+        "pachisi-family",
+        &serde_json::json!({"seats": 2, "teams": true}),
+    )
+    .unwrap_err();
     assert!(e.to_string().contains("partner"), "{e}");
     // Rules JSON round trip.
     let r = preset();

@@ -10,6 +10,9 @@ use super::*;
 /// use pachisi::SystemRules;
 /// let r = FamilyRules::family();
 /// assert!(r.teams && r.seats == 4);
+/// // Two seats play without teams unless teams are asked for (and then it is an error).
+/// let two = pachisi::Rules::with_options("pachisi-family", &serde_json::json!({"seats": 2})).unwrap();
+/// assert_eq!(two.options()["teams"], false);
 /// assert!(FamilyRules { seats: 3, ..FamilyRules::family() }.build().is_err());
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -78,6 +81,13 @@ pub(super) fn invalid(msg: impl Into<String>) -> Error {
 
 impl SystemRules for FamilyRules {
     type System = FamilySystem;
+
+    /// Seats other than four mean no teams (partners sit opposite) unless `teams` is given.
+    fn imply(&mut self, given: &serde_json::Map<String, serde_json::Value>) {
+        if given.contains_key("seats") && !given.contains_key("teams") && self.seats != 4 {
+            self.teams = false;
+        }
+    }
 
     fn build(&self) -> Result<FamilySystem> {
         if !(2..=4).contains(&self.seats) {
