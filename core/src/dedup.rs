@@ -1,7 +1,8 @@
 //! The set of resulting positions a generator has listed: one implementation for every rule
-//! system's generator (Family Pachisi and backgammon list one play per resulting position with
-//! it; the Parcheesi generator's memo of search nodes, `parcheesi::movegen::keys`, is a map with
-//! a flag per node and is kept apart).
+//! system's generator (Parcheesi, Family Pachisi and backgammon list one play per resulting
+//! position with it; a generator may scan a short list before it, and the Parcheesi search's
+//! memo of nodes, a map with a flag per node, is not a set of results). Classic Pachisi moves one
+//! piece or unit per throw, so its plays are distinct by construction.
 //!
 //! Keys are small `Copy` values (a canonical position key, or a key with a tag). The set is an
 //! open-addressing table cleared in O(1) by bumping a stamp, so a generator keeps one per thread

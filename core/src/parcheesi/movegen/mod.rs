@@ -67,7 +67,8 @@ use two_dice::*;
 
 struct Scratch {
     memo: Memo,
-    table: Vec<u32>,
+    /// The positions kept by the final deduplication of many plays.
+    listed: crate::dedup::KeySet<u64>,
     /// The key of each recorded play's resulting position (see `generic_key`, `Plain::key`).
     keys: Vec<u64>,
     /// Per recorded play with `bonus_obligation: "per-dice-play"`: (dice part key, bonus score,
@@ -418,7 +419,7 @@ fn with_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
         let mut guard = cell.borrow_mut();
         let scratch = guard.get_or_insert_with(|| Scratch {
             memo: Memo::new(1024),
-            table: Vec::with_capacity(64),
+            listed: crate::dedup::KeySet::new(),
             keys: Vec::with_capacity(64),
             dice_parts: Vec::new(),
             part_best: Vec::new(),
@@ -525,36 +526,21 @@ fn generate_with(
         if ctx.dedup && late && ctx.out.len() > 1 {
             // Orders reaching one position (and states differing only in P-D group marks) are
             // one play.
-            let table = &mut scratch.table;
+            let listed = &mut scratch.listed;
             let keys = &mut *ctx.keys;
-            let found = ctx.out.len();
-            // Few plays (the usual case): a linear scan of the kept ones beats hashing. Many: an
-            // open-addressing table of kept indices (+1; 0 = empty), at most half full.
-            let small = found <= SMALL_DEDUP;
-            let size = (found * 2).next_power_of_two().max(16);
+            // Few plays (the usual case): a linear scan of the kept ones beats hashing. Many: the
+            // generators' one set of resulting positions.
+            let small = ctx.out.len() <= SMALL_DEDUP;
             if !small {
-                table.clear();
-                table.resize(size, 0);
+                listed.clear();
             }
-            let mask = size - 1;
             let mut kept = 0;
             ctx.out.retain(|i| {
                 let key = keys[i];
                 let dup = if small {
                     keys[..kept].contains(&key)
                 } else {
-                    let mut slot = (key ^ key >> 32) as usize & mask;
-                    loop {
-                        let e = table[slot] as usize;
-                        if e == 0 {
-                            table[slot] = (kept + 1) as u32;
-                            break false;
-                        }
-                        if keys[e - 1] == key {
-                            break true;
-                        }
-                        slot = (slot + 1) & mask;
-                    }
+                    !listed.insert(key)
                 };
                 if !dup {
                     keys[kept] = key;
