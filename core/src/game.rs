@@ -519,6 +519,118 @@ impl<R: RuleSystem> GameOf<R> {
         serde_json::to_value(&j).unwrap_or(Value::Null)
     }
 
+    /// Checks a game record by replaying it: from the first recorded position, every action
+    /// between two recorded positions (a roll, a set roll, a play or a step, named by the log)
+    /// must lead to the next one exactly (position, steps taken, generator, log). The error
+    /// names the first entry and field that do not match.
+    fn verify_record(system: &R, j: &GameJson<R::State>) -> Result<()> {
+        let bad = |what: String| Error::InvalidJson(format!("game record: {what}"));
+        let only_forfeits =
+            |events: &[Event]| events.iter().all(|e| matches!(e, Event::Forfeit { .. }));
+        // The recorded positions in order: each history entry, then the game as it stands.
+        let mut points: Vec<(&R::State, &Play, &GameRng, usize, String)> = j
+            .history
+            .iter()
+            .enumerate()
+            .map(|(i, h)| {
+                (
+                    &h.state,
+                    &h.taken,
+                    &h.rng,
+                    h.log_len,
+                    format!("history[{i}]"),
+                )
+            })
+            .collect();
+        points.push((
+            &j.state,
+            &j.taken,
+            &j.rng,
+            j.log.len(),
+            "the current game".into(),
+        ));
+        let (state, taken, rng, log_len, _) = &points[0];
+        // A game made from a position may open with forfeits (rolls lost before any action).
+        if *log_len > j.log.len() || !only_forfeits(&j.log[..*log_len]) {
+            return Err(bad(format!(
+                "the first recorded position comes after {log_len} log events, not forfeits"
+            )));
+        }
+        // Steps are actions, so steps taken are always recorded after a history entry.
+        if !taken.is_empty() {
+            return Err(bad(
+                "steps taken without a recorded position before them".into()
+            ));
+        }
+        let mut g = GameOf::new(system.clone(), j.rules.clone(), 0);
+        g.start = **state;
+        g.current = **state;
+        g.rng = (*rng).clone();
+        g.log = j.log[..*log_len].to_vec();
+        if points.len() == 1 && g.node() == Node::Decision && g.legal_plays().is_empty() {
+            // The engine forfeits such a roll at once, so no game stands there.
+            return Err(bad("a roll with no legal play is still to be played".into()));
+        }
+        for w in points.windows(2) {
+            let (prev, want) = (&w[0], &w[1]);
+            let name = &want.4;
+            if want.3 < prev.3 || want.3 > j.log.len() {
+                return Err(bad(format!(
+                    "{name}: its log length {} is out of order",
+                    want.3
+                )));
+            }
+            let events = &j.log[prev.3..want.3];
+            let done = match events.first() {
+                Some(Event::Roll { roll, .. }) => {
+                    // A roll drawn from the generator moves it on; a set roll leaves it.
+                    let mut drawn = g.rng.clone();
+                    let sampled = g.is_chance_node()
+                        && g.system.sample_roll(&g.current, &mut drawn) == *roll
+                        && drawn == *want.2;
+                    if sampled {
+                        g.roll().map(|_| ())
+                    } else {
+                        g.set_roll(*roll)
+                    }
+                }
+                Some(Event::Play { play, .. }) => g.play(play),
+                Some(Event::Forfeit { .. }) => {
+                    return Err(bad(format!(
+                        "{name}: a forfeit that follows no roll or play"
+                    )));
+                }
+                None => match want.1.steps().last() {
+                    Some(step) if want.1.len() == g.taken.len() + 1 => g.step(step),
+                    _ => {
+                        return Err(bad(format!(
+                            "{name}: no logged action leads to it from the entry before"
+                        )));
+                    }
+                },
+            };
+            done.map_err(|e| bad(format!("{name}: the logged action is not legal: {e}")))?;
+            g.history.clear();
+            let field = if g.start != *want.0 {
+                Some("state")
+            } else if g.taken != *want.1 {
+                Some("taken")
+            } else if g.rng != *want.2 {
+                Some("rng")
+            } else if g.log[..] != j.log[..want.3] {
+                Some("log")
+            } else {
+                None
+            };
+            if let Some(field) = field {
+                return Err(bad(format!(
+                    "{name}: `{field}` does not match a replay of the log"
+                )));
+            }
+        }
+        Ok(())
+    }
+
     fn from_value_with(system: R, value: Value) -> Result<GameOf<R>> {
         let j: GameJson<R::State> =
             serde_json::from_value(value).map_err(|e| Error::InvalidJson(e.to_string()))?;
@@ -526,6 +638,7 @@ impl<R: RuleSystem> GameOf<R> {
         for h in &j.history {
             system.validate_state(&h.state)?;
         }
+        Self::verify_record(&system, &j)?;
         let mut g = GameOf::new(system, j.rules, 0);
         g.start = j.state;
         g.rng = j.rng;
