@@ -78,6 +78,7 @@ fn every_player_finishes_games_of_every_rule_set_with_legal_plays() {
             "expectimax:depth=2,mode=maxn",
             "mcts:iterations=60",
             "mcts:iterations=30,leaf=random,playout_depth=6",
+            "mcts:iterations=30,prior=0",
         ] {
             let mut g = Game::new(&rules, 12);
             drive(&mut g, spec, "greedy", 6, 4);
@@ -174,7 +175,7 @@ fn specs_round_trip_through_their_canonical_text() {
         "greedy:risk=-2,safe=0.5",
         "expectimax:depth=3,mode=maxn",
         "mcts:iterations=2000",
-        "mcts:iterations=100,time_ms=50,c=1.5,leaf=greedy,playout_depth=10,progress=2",
+        "mcts:iterations=100,time_ms=50,c=1.5,leaf=greedy,playout_depth=10,prior=0,progress=2",
     ] {
         let s: PlayerSpec = spec.parse().unwrap();
         assert_eq!(s.to_string(), spec);

@@ -2,10 +2,14 @@
 //!
 //! Each iteration walks down the tree: at a decision node to a play not tried yet (chosen
 //! uniformly) or else to the play with the best upper confidence bound for the seat to move; at
-//! a chance node to an outcome drawn with its exact probability. The first new node is valued
-//! (by the evaluator, or by a playout) and the value, one win probability per seat, is added to
-//! every node on the way (max^n: each seat reads its own component, partners share theirs). The
-//! play chosen is the root's most visited.
+//! a chance node to the outcome furthest below its share of the node's visits (stratified
+//! sampling by the exact probabilities). The first new node is valued (by the evaluator, or by a
+//! playout) and the value, one win probability per seat, is added to every node on the way
+//! (max^n: each seat reads its own component, partners share theirs). With `prior` > 0 every play
+//! of a decision node is valued by the evaluator when the node is added and counts that value as
+//! `prior` visits, so selection starts from the greedy order (and an opponent's reply is its best
+//! by the evaluator, not a random untried one); with `prior=0` untried plays come first. The play
+//! chosen is the root's most visited.
 
 use super::eval::terminal_values;
 use super::greedy::{self, child};
@@ -14,14 +18,20 @@ use crate::dice::{ChanceOutcome, GameRng};
 use crate::play::Play;
 use crate::sim::MAX_ROLLS;
 use crate::system::{Node, Orders};
-use rand::Rng;
 use std::time::{Duration, Instant};
 
 const NONE: u32 = u32::MAX;
 
 enum Kind {
-    Decision { mover: u8, plays: Vec<Play> },
-    Chance { outcomes: Vec<ChanceOutcome> },
+    /// `priors`: the evaluator's values of each play's position (empty when `prior` is 0).
+    Decision {
+        mover: u8,
+        plays: Vec<Play>,
+        priors: Vec<[f64; 4]>,
+    },
+    Chance {
+        outcomes: Vec<ChanceOutcome>,
+    },
     Over,
 }
 
@@ -41,11 +51,6 @@ struct Tree<'e, 'a, 's, R: Evaluate> {
     buf: Vec<Play>,
 }
 
-/// A uniform number in [0, 1) from 53 random bits.
-fn unit(rng: &mut GameRng) -> f64 {
-    (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
-}
-
 impl<R: Evaluate> Tree<'_, '_, '_, R> {
     /// Adds the node of `s` (forfeits resolved: a decision without a play passes the turn).
     fn add(&mut self, mut s: R::State, plays: Option<Vec<Play>>) -> u32 {
@@ -54,6 +59,7 @@ impl<R: Evaluate> Tree<'_, '_, '_, R> {
             Some(plays) => Kind::Decision {
                 mover: sys.to_move(&s),
                 plays,
+                priors: Vec::new(),
             },
             None => loop {
                 match sys.node(&s) {
@@ -73,11 +79,21 @@ impl<R: Evaluate> Tree<'_, '_, '_, R> {
                         break Kind::Decision {
                             mover: sys.to_move(&s),
                             plays,
+                            priors: Vec::new(),
                         };
                     }
                 }
             },
         };
+        let mut kind = kind;
+        if let Kind::Decision { plays, priors, .. } = &mut kind
+            && self.spec.prior > 0
+        {
+            *priors = plays
+                .iter()
+                .map(|p| self.ev.values(&child(sys, &s, p)))
+                .collect();
+        }
         let n = match &kind {
             Kind::Decision { plays, .. } => plays.len(),
             Kind::Chance { outcomes } => outcomes.len(),
@@ -101,9 +117,15 @@ impl<R: Evaluate> Tree<'_, '_, '_, R> {
             let node = &self.nodes[cur];
             let (next, fresh) = match &node.kind {
                 Kind::Over => break terminal_values(self.ev.sys.outcome(&node.state)),
-                Kind::Decision { mover, plays } => {
+                Kind::Decision { mover, plays, .. } => {
                     let untried = node.children.iter().filter(|&&c| c == NONE).count();
-                    if untried > 0 {
+                    if self.spec.prior > 0 {
+                        // Every play has a value (its prior): UCT over all of them.
+                        let i = self.select(cur, *mover as usize);
+                        let fresh = (node.children[i] == NONE)
+                            .then(|| child(self.ev.sys, &node.state, &plays[i]));
+                        (i, fresh)
+                    } else if untried > 0 {
                         let k = crate::sim::uniform_index(rng, untried);
                         let i = (0..plays.len())
                             .filter(|&i| node.children[i] == NONE)
@@ -115,14 +137,22 @@ impl<R: Evaluate> Tree<'_, '_, '_, R> {
                     }
                 }
                 Kind::Chance { outcomes } => {
-                    let u = unit(rng);
-                    let mut acc = 0.0;
-                    let mut i = outcomes.len() - 1;
+                    // Stratified: the outcome furthest below its share of the visits, so that
+                    // the visits follow the probabilities closely (less noise than sampling).
+                    let n = node.visits as f64 + 1.0;
+                    let mut i = 0;
+                    let mut most = f64::NEG_INFINITY;
                     for (k, o) in outcomes.iter().enumerate() {
-                        acc += o.probability;
-                        if u < acc {
+                        let c = node.children[k];
+                        let seen = if c == NONE {
+                            0.0
+                        } else {
+                            self.nodes[c as usize].visits as f64
+                        };
+                        let lack = o.probability * n - seen;
+                        if lack > most {
+                            most = lack;
                             i = k;
-                            break;
                         }
                     }
                     if node.children[i] == NONE {
@@ -136,9 +166,23 @@ impl<R: Evaluate> Tree<'_, '_, '_, R> {
             };
             match fresh {
                 Some(state) => {
+                    let prior = match &self.nodes[cur].kind {
+                        Kind::Decision { priors, .. } => priors.get(next).copied(),
+                        _ => None,
+                    };
                     let id = self.add(state, None);
                     self.nodes[cur].children[next] = id;
                     path.push(id);
+                    if let Some(v) = prior {
+                        // The prior counts as visits of the new play, so the search starts
+                        // from the greedy order and leaves it only on evidence.
+                        let w = self.spec.prior;
+                        let n = &mut self.nodes[id as usize];
+                        n.visits += w;
+                        for (t, x) in n.total.iter_mut().zip(v) {
+                            *t += x * w as f64;
+                        }
+                    }
                     break self.leaf_value(id as usize, rng);
                 }
                 None => {
@@ -156,17 +200,27 @@ impl<R: Evaluate> Tree<'_, '_, '_, R> {
         }
     }
 
-    /// UCT: the child with the best mean for `mover` plus the exploration bonus.
+    /// UCT: the child with the best mean for `mover` plus the exploration bonus (a play not
+    /// reached yet counts its prior visits at the evaluator's value).
     fn select(&self, id: usize, mover: usize) -> usize {
         let node = &self.nodes[id];
         let log_n = (node.visits.max(1) as f64).ln();
         let c = self.spec.exploration;
+        let priors: &[[f64; 4]] = match &node.kind {
+            Kind::Decision { priors, .. } => priors,
+            _ => &[],
+        };
         let mut best = 0;
         let mut best_score = f64::NEG_INFINITY;
         for (i, &ch) in node.children.iter().enumerate() {
-            let child = &self.nodes[ch as usize];
-            let n = child.visits.max(1) as f64;
-            let score = child.total[mover] / n + c * (log_n / n).sqrt();
+            let (total, n) = if ch == NONE {
+                let w = self.spec.prior.max(1) as f64;
+                (priors.get(i).map_or(0.0, |v| v[mover] * w), w)
+            } else {
+                let child = &self.nodes[ch as usize];
+                (child.total[mover], child.visits.max(1) as f64)
+            };
+            let score = total / n + c * (log_n / n).sqrt();
             if score > best_score {
                 best_score = score;
                 best = i;

@@ -13,7 +13,7 @@
 //! | `random` | none: uniform over the distinct legal plays |
 //! | `greedy` | evaluator weights, e.g. `risk=-2` |
 //! | `expectimax` | `depth` (2), decision plies; `mode` (`auto`): `paranoid` or `maxn`; weights |
-//! | `mcts` | `iterations` (1000); `time_ms` (none); `c` (0.7); `leaf` (`eval`): `eval`, `random`, `greedy`; `playout_depth` (0 = to the end); weights |
+//! | `mcts` | `iterations` (1000); `time_ms` (none); `c` (0.7); `prior` (8), virtual visits at the evaluator's value; `leaf` (`eval`): `eval`, `random`, `greedy`; `playout_depth` (0 = to the end); weights |
 //!
 //! In JSON the same spec is `{"player": "mcts", "iterations": 2000}`, weights flat or under
 //! `"weights": {"risk": -2}`. A weight names a feature of an evaluator ([`Evaluate::FEATURES`]);

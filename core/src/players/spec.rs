@@ -85,6 +85,8 @@ pub struct PlayerSpec {
     pub leaf: Leaf,
     /// MCTS: decisions a playout makes before the evaluator values its position (0: to the end).
     pub playout_depth: u32,
+    /// MCTS: virtual visits at the evaluator's value that a new play starts with (0: none).
+    pub prior: u32,
     /// Evaluator weights changed from their defaults, by feature name.
     pub weights: Vec<(String, f64)>,
 }
@@ -101,6 +103,7 @@ impl PlayerSpec {
             exploration: 0.7,
             leaf: Leaf::Eval,
             playout_depth: 0,
+            prior: 8,
             weights: Vec::new(),
         }
     }
@@ -209,6 +212,14 @@ impl PlayerSpec {
                     .parse()
                     .map_err(|_| bad("an integer >= 0 (0: to the end)"))?;
             }
+            "prior" => {
+                only(&[PlayerKind::Mcts])?;
+                self.prior = value
+                    .parse()
+                    .ok()
+                    .filter(|&p: &u32| p <= 1_000_000)
+                    .ok_or_else(|| bad("an integer from 0 to 1000000"))?;
+            }
             _ => {
                 if !super::all_feature_names().contains(&key) {
                     return Err(Error::InvalidPlayer(format!(
@@ -316,6 +327,9 @@ impl fmt::Display for PlayerSpec {
                 }
                 if self.playout_depth != d.playout_depth {
                     params.push(format!("playout_depth={}", self.playout_depth));
+                }
+                if self.prior != d.prior {
+                    params.push(format!("prior={}", self.prior));
                 }
             }
         }

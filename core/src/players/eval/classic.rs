@@ -1,6 +1,6 @@
 //! The evaluator of Classic Pachisi.
 
-use super::{Evaluate, Feature, ON_ROLL_RISK, Row};
+use super::{Evaluate, Feature, ON_ROLL_RISK, Row, moves_first};
 use crate::classic::{
     COLOURS, ClassicState, ClassicSystem, END_SQUARE_AGAIN, HOME, LOOP_LEN, NOT_ENTERED, PIECES,
     SHELLS,
@@ -71,9 +71,9 @@ impl Evaluate for ClassicSystem {
             name: "risk",
             weight: -1.2,
             doc: "squares expected to be lost before the seat's next throw: for each single piece \
-                  of its team on a loop square that is no castle, the chance that an opposing \
-                  piece's throw reaches it exactly, times its progress; half of that for the \
-                  colour about to throw",
+                  of its team on a loop square that is no castle, the chance that the throw of an \
+                  opposing colour moving before it reaches it exactly, times its progress; for \
+                  the colour about to throw, half of that against both opposing colours",
         },
         Feature {
             name: "safe",
@@ -139,7 +139,10 @@ impl Evaluate for ClassicSystem {
                     continue;
                 }
                 let mut p_missed = 1.0;
-                for a in (0..COLOURS).filter(|&a| a % 2 != c % 2) {
+                let turn = s.turn as usize;
+                for a in
+                    (0..COLOURS).filter(|&a| a % 2 != c % 2 && moves_first(turn, c, a, COLOURS))
+                {
                     for (j, &sq_a) in square[a].iter().enumerate() {
                         if sq_a == OFF_LOOP {
                             continue;

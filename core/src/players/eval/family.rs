@@ -1,6 +1,6 @@
 //! The evaluator of Family Pachisi.
 
-use super::{Evaluate, Feature, ON_ROLL_RISK, REACH, Row};
+use super::{Evaluate, Feature, ON_ROLL_RISK, REACH, Row, moves_first};
 use crate::board::{TRACK_LEN, entry_square, is_safe, side_of_seat};
 use crate::family::{
     FamilyState, FamilySystem, GOAL, GOAL_STRETCH, LAP_END, PIECES, START_AREA, START_SQUARE,
@@ -47,9 +47,9 @@ impl Evaluate for FamilySystem {
             weight: -1.2,
             doc: "squares the colour expects to lose before its next turn: for each single piece \
                   an opponent may capture (not on a safe square, or on that opponent's start \
-                  square), the chance that the opponent's roll reaches it (one die or both, a five \
-                  entering on its start square) times its progress; half of that for the colour \
-                  about to roll",
+                  square), the chance that the roll of an opponent moving before the colour \
+                  reaches it (one die or both, a five entering on its start square) times its \
+                  progress; for the colour about to roll, half of that against every opponent",
         },
         Feature {
             name: "safe",
@@ -111,7 +111,10 @@ impl Evaluate for FamilySystem {
                 }
                 let mut p_missed = 1.0;
                 for a in 0..seats as usize {
-                    if a == v || self.partner_of(v as u8) == Some(a as u8) {
+                    let n = seats as usize;
+                    if !moves_first(s.turn as usize, v, a, n)
+                        || self.partner_of(v as u8) == Some(a as u8)
+                    {
                         continue;
                     }
                     // FAM-8: a safe square protects, except from the colour whose start it is.

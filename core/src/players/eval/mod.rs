@@ -20,6 +20,21 @@ use crate::system::{Node, Outcome, RuleSystem};
 /// carry a piece out of reach, but rarely all of them.
 pub(crate) const ON_ROLL_RISK: f64 = 0.5;
 
+/// Whether `attacker` moves before `victim` moves again, `turn` being the seat (or colour) to
+/// move of `seats` in turn order: only those can hit the victim's pieces before it can run.
+/// Every other seat counts for the victim on turn (its risk is then scaled by
+/// [`ON_ROLL_RISK`]).
+pub(crate) fn moves_first(turn: usize, victim: usize, attacker: usize, seats: usize) -> bool {
+    if attacker == victim {
+        return false;
+    }
+    if victim == turn {
+        return true;
+    }
+    let after_turn = |x: usize| (x + seats - turn) % seats;
+    after_turn(attacker) < after_turn(victim)
+}
+
 /// The most features an evaluator has.
 pub const MAX_FEATURES: usize = 10;
 

@@ -1,6 +1,6 @@
 //! The evaluator of Parcheesi and Online Pachisi.
 
-use super::{Evaluate, Feature, ON_ROLL_RISK, REACH, Row};
+use super::{Evaluate, Feature, ON_ROLL_RISK, REACH, Row, moves_first};
 use crate::board::{TRACK_LEN, entry_square, is_safe, side_of_seat, square_at};
 use crate::parcheesi::{
     BRANCH, HOME, HOME_PATH, LAP, LAP_END, NEST, PIECES, ParcheesiState, ParcheesiSystem,
@@ -58,9 +58,10 @@ impl Evaluate for ParcheesiSystem {
             name: "risk",
             weight: -1.2,
             doc: "squares the seat expects to lose before its next turn: for each piece an \
-                  opponent may capture, the chance that an opponent's roll reaches it (one die or \
-                  both; a five entering on the opponent's entry square) times its progress; half of \
-                  that for the seat about to roll",
+                  opponent may capture, the chance that the roll of an opponent moving before the \
+                  seat reaches it (one die or both; a five entering on the opponent's entry \
+                  square) times its progress; for the seat about to roll, half of that against \
+                  every opponent",
         },
         Feature {
             name: "safe",
@@ -128,7 +129,9 @@ impl Evaluate for ParcheesiSystem {
                     continue;
                 }
                 let mut p_missed = 1.0;
-                for a in (0..seats as usize).filter(|&a| a != v) {
+                let turn = s.turn() as usize;
+                let n = seats as usize;
+                for a in (0..n).filter(|&a| moves_first(turn, v, a, n)) {
                     if !safe {
                         for (j, &sq_a) in square[a].iter().enumerate() {
                             if sq_a == OFF_TRACK {
