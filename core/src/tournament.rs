@@ -23,7 +23,9 @@
 //! assert!(greedy.win_rate > 0.5);
 //! ```
 
-use crate::players::{DiceStreams, Evaluate, GameStats, Player, PlayerSpec, Policy, play_out};
+use crate::players::{
+    DiceStreams, Evaluate, GameStats, Player, PlayerSpec, Policy, in_pool, play_out,
+};
 use crate::rules::Rules;
 use crate::sim::{GameRecord, game_seed, wilson_interval};
 use crate::{Error, Result};
@@ -175,20 +177,6 @@ fn play_game<R: Evaluate>(
         &mut buf,
     );
     (outcome, stats)
-}
-
-fn in_pool<T: Send>(threads: Option<usize>, job: impl FnOnce() -> T + Send) -> Result<T> {
-    match threads {
-        Some(0) => Err(Error::InvalidPlayer("threads must be at least 1".into())),
-        Some(n) => {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .map_err(|e| Error::InvalidPlayer(format!("thread pool: {e}")))?;
-            Ok(pool.install(job))
-        }
-        None => Ok(job()),
-    }
 }
 
 fn parse_lineup(lineup: &[String], seats: u8) -> Result<Vec<PlayerSpec>> {

@@ -118,23 +118,25 @@ impl<R: Evaluate> Tree<'_, '_, '_, R> {
             let (next, fresh) = match &node.kind {
                 Kind::Over => break terminal_values(self.ev.sys.outcome(&node.state)),
                 Kind::Decision { mover, plays, .. } => {
-                    let untried = node.children.iter().filter(|&&c| c == NONE).count();
-                    if self.spec.prior > 0 {
-                        // Every play has a value (its prior): UCT over all of them.
-                        let i = self.select(cur, *mover as usize);
-                        let fresh = (node.children[i] == NONE)
-                            .then(|| child(self.ev.sys, &node.state, &plays[i]));
-                        (i, fresh)
-                    } else if untried > 0 {
-                        let k = crate::sim::uniform_index(rng, untried);
-                        let i = (0..plays.len())
-                            .filter(|&i| node.children[i] == NONE)
-                            .nth(k)
-                            .unwrap_or(0);
-                        (i, Some(child(self.ev.sys, &node.state, &plays[i])))
-                    } else {
-                        (self.select(cur, *mover as usize), None)
-                    }
+                    // With priors every play has a value and UCT ranks them all; without,
+                    // the plays not tried yet come first, in random order.
+                    let untried = match self.spec.prior {
+                        0 => node.children.iter().filter(|&&c| c == NONE).count(),
+                        _ => 0,
+                    };
+                    let i = match untried {
+                        0 => self.select(cur, *mover as usize),
+                        n => {
+                            let k = crate::sim::uniform_index(rng, n);
+                            (0..plays.len())
+                                .filter(|&i| node.children[i] == NONE)
+                                .nth(k)
+                                .unwrap_or(0)
+                        }
+                    };
+                    let fresh = (node.children[i] == NONE)
+                        .then(|| child(self.ev.sys, &node.state, &plays[i]));
+                    (i, fresh)
                 }
                 Kind::Chance { outcomes } => {
                     // Stratified: the outcome furthest below its share of the visits, so that

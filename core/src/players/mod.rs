@@ -53,7 +53,7 @@ pub use rollout::{Evaluation, HintRow, RolloutOptions, evaluate, hint};
 pub use spec::{Leaf, PlayerKind, PlayerSpec, SearchMode};
 
 pub(crate) use eval::Evaluator;
-pub(crate) use run::{DiceStreams, GameStats, play_out};
+pub(crate) use run::{DiceStreams, GameStats, in_pool, play_out};
 
 use crate::dice::{GameRng, rng_from_seed};
 use crate::game::{Game, GameOf};

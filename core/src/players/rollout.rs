@@ -7,7 +7,7 @@
 //! measured far more precisely than either play's win probability.
 
 use super::greedy::child;
-use super::run::{DiceStreams, GameStats, play_out};
+use super::run::{DiceStreams, GameStats, in_pool, play_out};
 use super::{Evaluate, Player, PlayerSpec, Policy, TypedVisitor};
 use crate::game::Game;
 use crate::play::Play;
@@ -92,20 +92,6 @@ fn mean_and_error(wins: &[[f64; 4]], seats: usize) -> (Vec<f64>, Vec<f64>) {
         }
     }
     (mean, err)
-}
-
-fn in_pool<T: Send>(threads: Option<usize>, job: impl FnOnce() -> T + Send) -> Result<T> {
-    match threads {
-        Some(0) => Err(Error::InvalidPlayer("threads must be at least 1".into())),
-        Some(n) => {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .map_err(|e| Error::InvalidPlayer(format!("thread pool: {e}")))?;
-            Ok(pool.install(job))
-        }
-        None => Ok(job()),
-    }
 }
 
 /// Plays rollout `i` from `s`: 1 for each seat that won, and whether the game finished.

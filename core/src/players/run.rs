@@ -5,6 +5,7 @@ use crate::dice::{GameRng, rng_from_seed};
 use crate::play::Play;
 use crate::sim::{MAX_ROLLS, game_seed};
 use crate::system::{Node, Orders, Outcome};
+use crate::{Error, Result};
 use std::time::Instant;
 
 /// One generator per seat for its rolls: the k-th roll of a seat is the same whatever the seats
@@ -93,5 +94,24 @@ pub(crate) fn play_out<R: Evaluate>(
                 sys.end_play(&mut s, play.steps());
             }
         }
+    }
+}
+
+/// Runs `job` on `threads` worker threads (`None`: rayon's global pool, all cores), as
+/// [`crate::sim::simulate`] does; 0 threads is an error.
+pub(crate) fn in_pool<T: Send>(
+    threads: Option<usize>,
+    job: impl FnOnce() -> T + Send,
+) -> Result<T> {
+    match threads {
+        Some(0) => Err(Error::InvalidRules("threads must be at least 1".into())),
+        Some(n) => {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .map_err(|e| Error::InvalidRules(format!("thread pool: {e}")))?;
+            Ok(pool.install(job))
+        }
+        None => Ok(job()),
     }
 }

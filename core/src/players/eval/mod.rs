@@ -199,11 +199,7 @@ pub fn static_values(game: &Game, weights: &[(String, f64)]) -> Vec<f64> {
             v[..sys.seats() as usize].to_vec()
         }
     }
-    let mut v = super::with_game_state(game, Values(weights));
-    if game.is_over() {
-        v = terminal_values(game.outcome())[..game.seats() as usize].to_vec();
-    }
-    v
+    super::with_game_state(game, Values(weights))
 }
 
 /// The features of each seat in `game`'s position (at the start of the current play): one
