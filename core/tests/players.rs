@@ -403,3 +403,21 @@ proptest! {
         prop_assert!(g.is_over());
     }
 }
+
+#[test]
+fn the_players_doc_lists_every_feature_with_its_default_weight() {
+    use pachisi::players::Evaluate;
+    let doc = include_str!("../../docs/PLAYERS.md");
+    let all: [&[pachisi::players::Feature]; 4] = [
+        <pachisi::parcheesi::ParcheesiSystem as Evaluate>::FEATURES,
+        <pachisi::family::FamilySystem as Evaluate>::FEATURES,
+        <pachisi::classic::ClassicSystem as Evaluate>::FEATURES,
+        <pachisi::backgammon::BackgammonSystem as Evaluate>::FEATURES,
+    ];
+    for features in all {
+        for f in features {
+            let row = format!("| `{}` | {} |", f.name, f.weight);
+            assert!(doc.contains(&row), "docs/PLAYERS.md lacks the row {row}");
+        }
+    }
+}
