@@ -217,7 +217,7 @@ def chart(rows: Sequence[Dict[str, Any]], path: Path) -> bool:
     ax.invert_yaxis()
     ax.set_xlabel("win rate minus fair share, percentage points (95% Wilson interval)")
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=4, fontsize=8, frameon=False)
-    ax.set_title("Seat advantage (random play)")
+    ax.set_title("Seat advantage (bars: random play; diamonds: seat 0, greedy play)")
 
     # Under greedy play: the first seat's edge, a diamond with its interval.
     greedy = [(i, r["greedy"]) for i, r in enumerate(done) if "greedy" in r]
