@@ -55,7 +55,7 @@
  * The status every fallible call returns. The numbers are fixed: they never change within one
  * `PACHISI_ABI_VERSION`.
  *
- * 1..=8 mirror the engine's error kinds; 100 and up are errors of the C interface itself.
+ * 1..=9 mirror the engine's error kinds; 100 and up are errors of the C interface itself.
  * `pachisi_result_name` gives each a name; `pachisi_last_error` the message of the last
  * failure on the calling thread.
  */
@@ -97,6 +97,10 @@ typedef enum pachisi_result {
      * end, undo with no history).
      */
     PACHISI_RESULT_WRONG_PHASE = 8,
+    /**
+     * A player spec that names no player, or a parameter a player does not have or cannot take.
+     */
+    PACHISI_RESULT_INVALID_PLAYER = 9,
     /**
      * A required pointer argument was NULL.
      */
@@ -225,6 +229,15 @@ typedef uint8_t pachisi_roll_kind;
  * finish or undo). A failed call changes nothing, indices included.
  */
 typedef struct pachisi_game pachisi_game;
+
+/**
+ * A player: a built-in policy with its own seeded generator. Opaque.
+ *
+ * Created by `pachisi_policy_new`, owned by the caller, released with `pachisi_policy_free`.
+ * A handle may move between threads but must not be used by two threads at once; it does not
+ * borrow any game.
+ */
+typedef struct pachisi_policy pachisi_policy;
 
 /**
  * A validated variant: a preset and the value of every option. Opaque.
@@ -379,7 +392,7 @@ enum pachisi_result pachisi_last_error(char *buf, size_t len, size_t *written);
 
 /**
  * The name of a status code, e.g. "Ok", "InvalidRoll", "BufferTooSmall" (the engine's error
- * kind names for 1..=8), or "Unknown" for a number that is no status.
+ * kind names for 1..=9), or "Unknown" for a number that is no status.
  *
  * Returns a pointer to a static NUL-terminated string: valid for the life of the process; do
  * not free it. Never NULL.
@@ -747,6 +760,53 @@ enum pachisi_result pachisi_game_finish_play(struct pachisi_game *game);
  * Errors: `WRONG_PHASE` (nothing to undo).
  */
 enum pachisi_result pachisi_game_undo(struct pachisi_game *game);
+
+/**
+ * A new player from a spec: `name[:key=value,...]` (`"random"`, `"greedy"`,
+ * `"expectimax:depth=2"`, `"mcts:iterations=2000"`, weights such as `"greedy:risk=-2"`) or the
+ * same as a JSON object (`{"player": "mcts", "iterations": 2000}`). Its generator (ties, samples
+ * of MCTS) is seeded with `seed`: the same spec, seed and games give the same choices.
+ *
+ * - `spec`: NUL-terminated, borrowed for the call.
+ * - `out`: receives a new caller-owned handle on success; release with `pachisi_policy_free`.
+ *
+ * Errors: `INVALID_PLAYER` (unknown player, unknown or bad parameter), `NULL_POINTER`,
+ * `INVALID_UTF8`.
+ */
+enum pachisi_result pachisi_policy_new(const char *spec,
+                                       uint64_t seed,
+                                       struct pachisi_policy **out);
+
+/**
+ * Chooses a play of `game`: writes to `*index` the index of the chosen play in the game's
+ * legal play list (the indices of `pachisi_game_legal_play` and `pachisi_game_play`). With
+ * steps already taken, the play begins with them. The game is not changed; the player's
+ * generator advances.
+ *
+ * - `policy`: used for the call. `game`: borrowed for the call.
+ * - `index`: written on success.
+ *
+ * Errors: `WRONG_PHASE` (no play is due: a roll, or the game is over), `NULL_POINTER`, `PANIC`
+ * (a player or game interrupted by a panic stays broken: free it).
+ */
+enum pachisi_result pachisi_policy_choose(struct pachisi_policy *policy,
+                                          const struct pachisi_game *game,
+                                          size_t *index);
+
+/**
+ * Copies the player's canonical spec (parameters at their defaults left out) into `buf`
+ * (string output as for `pachisi_game_to_json`).
+ */
+enum pachisi_result pachisi_policy_name(const struct pachisi_policy *policy,
+                                        char *buf,
+                                        size_t len,
+                                        size_t *written);
+
+/**
+ * Releases a player. NULL is allowed (nothing happens). Using the handle afterwards is the
+ * caller's bug.
+ */
+void pachisi_policy_free(struct pachisi_policy *policy);
 
 /**
  * The number of presets (variants). Presets are numbered `0..pachisi_variant_count()`.

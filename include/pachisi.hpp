@@ -1,8 +1,9 @@
 // pachisi.hpp: a header-only C++17 wrapper of the pachisi C ABI (pachisi.h).
 //
-// RAII handles (pachisi::Rules, pachisi::Game: copyable by clone, movable), failures as
-// exceptions (pachisi::Error carries the status code and the engine's message), and
-// std::string / std::vector in place of caller-sized buffers. Link exactly as for the C API.
+// RAII handles (pachisi::Rules, pachisi::Game: copyable by clone, movable; pachisi::Policy:
+// movable), failures as exceptions (pachisi::Error carries the status code and the engine's
+// message), and std::string / std::vector in place of caller-sized buffers. Link exactly as for
+// the C API.
 //
 //     pachisi::Game game("parcheesi", 42);
 //     while (!game.is_over()) {
@@ -96,6 +97,9 @@ struct RulesDeleter {
 };
 struct GameDeleter {
     void operator()(pachisi_game *g) const noexcept { pachisi_game_free(g); }
+};
+struct PolicyDeleter {
+    void operator()(pachisi_policy *p) const noexcept { pachisi_policy_free(p); }
 };
 } // namespace detail
 
@@ -344,6 +348,37 @@ private:
     }
 
     std::unique_ptr<pachisi_game, detail::GameDeleter> handle_;
+};
+
+/// A player: a built-in policy ("random", "greedy", "expectimax:depth=2", "mcts:iterations=2000",
+/// or a JSON spec) with its own seeded generator. Movable, not copyable (its generator is its
+/// own).
+class Policy {
+public:
+    explicit Policy(const std::string &spec, std::uint64_t seed = 0) {
+        pachisi_policy *p = nullptr;
+        check(pachisi_policy_new(spec.c_str(), seed, &p));
+        handle_.reset(p);
+    }
+    /// The index of the play it chooses in `game` (an index for Game::legal_play / Game::play).
+    std::size_t choose(const Game &game) {
+        std::size_t index = 0;
+        check(pachisi_policy_choose(handle_.get(), game.get(), &index));
+        return index;
+    }
+    /// Chooses a play of `game` and makes it.
+    void play(Game &game) { game.play(choose(game)); }
+    /// The canonical spec.
+    std::string name() const {
+        return detail::read_string([&](char *b, std::size_t n, std::size_t *w) {
+            return pachisi_policy_name(handle_.get(), b, n, w);
+        });
+    }
+    /// The C handle (still owned by this object).
+    pachisi_policy *get() const noexcept { return handle_.get(); }
+
+private:
+    std::unique_ptr<pachisi_policy, detail::PolicyDeleter> handle_;
 };
 
 /// Simulates `games` random-policy games of `rules` (threads 0 = every core).

@@ -45,6 +45,9 @@ pub enum Error {
     /// anything after the game is over, undo with no history).
     #[error("wrong phase: {0}")]
     WrongPhase(String),
+    /// A player spec that names no player, or a parameter a player does not have or cannot take.
+    #[error("invalid player: {0}")]
+    InvalidPlayer(String),
 }
 
 /// Shorthand for results of this crate.

@@ -656,6 +656,13 @@ impl<R: RuleSystem> GameOf<R> {
         }
         Ok(g)
     }
+
+    /// The position at the start of the current play: [`GameOf::state`] before the steps taken
+    /// with [`GameOf::step`] (the same position when none were taken). Whole plays, such as
+    /// those of [`GameOf::legal_plays`], apply to it.
+    pub fn play_start(&self) -> &R::State {
+        &self.start
+    }
 }
 
 /// A game of any variant: the run-time choice of rule system.

@@ -29,17 +29,20 @@ pub mod family;
 pub mod game;
 pub mod parcheesi;
 pub mod play;
+pub mod players;
 pub mod registry;
 pub mod rules;
 pub mod sim;
 #[cfg(feature = "svg")]
 pub mod svg;
 pub mod system;
+pub mod tournament;
 
 pub use dice::{ChanceOutcome, Roll};
 pub use error::{Error, Result};
 pub use game::{Event, Game, GameOf, PlayFormatter};
 pub use play::{MAX_STEPS, NO_PIECE, Play, PlayList, Step, StepKind};
+pub use players::{Policy, from_spec};
 pub use registry::{Registered, SystemVisitor};
 pub use rules::{Rules, RulesConfig, variants};
 pub use system::{

@@ -9,7 +9,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 /// The status every fallible call returns. The numbers are fixed: they never change within one
 /// `PACHISI_ABI_VERSION`.
 ///
-/// 1..=8 mirror the engine's error kinds; 100 and up are errors of the C interface itself.
+/// 1..=9 mirror the engine's error kinds; 100 and up are errors of the C interface itself.
 /// `pachisi_result_name` gives each a name; `pachisi_last_error` the message of the last
 /// failure on the calling thread.
 #[repr(C)]
@@ -34,6 +34,8 @@ pub enum pachisi_result {
     /// The call does not fit the game's phase (a play while a roll is due, anything after the
     /// end, undo with no history).
     WrongPhase = 8,
+    /// A player spec that names no player, or a parameter a player does not have or cannot take.
+    InvalidPlayer = 9,
     /// A required pointer argument was NULL.
     NullPointer = 100,
     /// An output buffer is too small; `*written` holds the size needed.
@@ -86,6 +88,7 @@ impl From<engine::Error> for Failure {
             E::InvalidRoll(_) => pachisi_result::InvalidRoll,
             E::IllegalMove(_) => pachisi_result::IllegalMove,
             E::WrongPhase(_) => pachisi_result::WrongPhase,
+            E::InvalidPlayer(_) => pachisi_result::InvalidPlayer,
             _ => pachisi_result::OtherError,
         };
         Failure::new(code, e.to_string())
@@ -180,7 +183,7 @@ pub unsafe extern "C" fn pachisi_last_error(
 }
 
 /// The name of a status code, e.g. "Ok", "InvalidRoll", "BufferTooSmall" (the engine's error
-/// kind names for 1..=8), or "Unknown" for a number that is no status.
+/// kind names for 1..=9), or "Unknown" for a number that is no status.
 ///
 /// Returns a pointer to a static NUL-terminated string: valid for the life of the process; do
 /// not free it. Never NULL.
@@ -196,6 +199,7 @@ pub extern "C" fn pachisi_result_name(code: i32) -> *const c_char {
         6 => "InvalidRoll\0",
         7 => "IllegalMove\0",
         8 => "WrongPhase\0",
+        9 => "InvalidPlayer\0",
         100 => "NullPointer\0",
         101 => "BufferTooSmall\0",
         102 => "IndexOutOfRange\0",

@@ -50,7 +50,7 @@ impl pachisi_game {
         Ok(())
     }
 
-    fn game(&self) -> Outcome<&Game> {
+    pub(crate) fn game(&self) -> Outcome<&Game> {
         self.check()?;
         Ok(&self.game)
     }

@@ -15,7 +15,7 @@ pyo3::create_exception!(
 );
 
 /// The error classes below `PachisiError`, in the order of [`Kind`].
-const CLASSES: [(&str, bool, &str); 8] = [
+const CLASSES: [(&str, bool, &str); 9] = [
     (
         "UnknownVariantError",
         true,
@@ -56,6 +56,11 @@ const CLASSES: [(&str, bool, &str); 8] = [
         false,
         "A call that does not fit the game's phase (a play when a roll is due, anything after the end, undo with no history).",
     ),
+    (
+        "InvalidPlayerError",
+        true,
+        "A player spec that names no player, or a parameter a player does not have or cannot take.",
+    ),
 ];
 
 /// Which exception class to raise.
@@ -69,6 +74,7 @@ pub enum Kind {
     InvalidRoll = 5,
     IllegalMove = 6,
     WrongPhase = 7,
+    InvalidPlayer = 8,
 }
 
 static TYPES: PyOnceLock<Vec<Py<PyType>>> = PyOnceLock::new();
@@ -130,6 +136,7 @@ pub fn to_pyerr(e: pachisi::Error) -> PyErr {
         E::InvalidRoll(_) => Kind::InvalidRoll,
         E::IllegalMove(_) => Kind::IllegalMove,
         E::WrongPhase(_) => Kind::WrongPhase,
+        E::InvalidPlayer(_) => Kind::InvalidPlayer,
         _ => return PachisiError::new_err(message),
     };
     new_err(kind, message)

@@ -3,6 +3,7 @@
 use crate::convert::{json_to_py, roll_from_py, roll_to_py, serde_to_py};
 use crate::errors::{Kind, guard, guard_ok, new_err};
 use crate::moves::{PyPlay, PyStep, steps_from_py, steps_to_list};
+use crate::players::PolicyArg;
 use crate::rules::{PyRules, rules_from, rules_repr};
 use pachisi::{Event, Game, Node, Play};
 use pyo3::IntoPyObjectExt;
@@ -416,5 +417,50 @@ impl PyGame {
         let ctor = py.get_type::<PyGame>().getattr("from_json")?;
         let args = (self.to_json()?,).into_bound_py_any(py)?;
         PyTuple::new(py, [ctor, args])
+    }
+
+    /// The play a player chooses here (the game is not changed): ``policy`` is a spec
+    /// (``"greedy"``, ``"expectimax:depth=2"``, ``"mcts:iterations=2000"``, a dict), a
+    /// ``Player``, or a Python callable ``policy(game, plays)`` returning an index into ``plays``
+    /// or one of them (the slow path: Python runs for every decision). Built-in players are
+    /// seeded with ``seed``. ``WrongPhaseError`` unless a play is due.
+    #[pyo3(signature = (policy=PolicyArg::greedy(), seed=0),
+           text_signature = "($self, policy='greedy', seed=0)")]
+    fn best_play(slf: &Bound<'_, Self>, policy: PolicyArg<'_>, seed: u64) -> PyResult<PyPlay> {
+        crate::players::best_play(slf.py(), slf, policy, seed)
+    }
+
+    /// Every legal play with each seat's win probability after it, by ``rollouts`` games played
+    /// out with ``policy`` in every seat, the same dice for every play (common random numbers):
+    /// a list of dicts (``index`` in ``legal_plays()``, ``play``, ``notation``, ``win`` and
+    /// ``stderr`` per seat, ``diff``: the mover's win probability minus the best play's, and its
+    /// ``diff_stderr``), best play first. The GIL is released.
+    #[pyo3(signature = (rollouts=500, policy=PolicyArg::greedy(), seed=0, threads=None),
+           text_signature = "($self, rollouts=500, policy='greedy', seed=0, threads=None)")]
+    fn hint<'py>(
+        &self,
+        py: Python<'py>,
+        rollouts: usize,
+        policy: PolicyArg<'py>,
+        seed: u64,
+        threads: Option<usize>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        crate::players::hint(py, &self.inner, rollouts, policy, seed, threads)
+    }
+
+    /// Each seat's win probability from this position: ``win`` and ``stderr`` per seat by
+    /// ``rollouts`` games played out with ``policy`` (the GIL released), or with ``rollouts=0``
+    /// the static evaluator's estimate (``stderr`` None).
+    #[pyo3(signature = (rollouts=500, policy=PolicyArg::greedy(), seed=0, threads=None),
+           text_signature = "($self, rollouts=500, policy='greedy', seed=0, threads=None)")]
+    fn evaluate<'py>(
+        &self,
+        py: Python<'py>,
+        rollouts: usize,
+        policy: PolicyArg<'py>,
+        seed: u64,
+        threads: Option<usize>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        crate::players::evaluate(py, &self.inner, rollouts, policy, seed, threads)
     }
 }

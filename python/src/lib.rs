@@ -1,7 +1,8 @@
 //! Python bindings of the pachisi rules engine: the `pachisi._native` extension module.
 //!
 //! The public Python API is the `pachisi` package (`python/python/pachisi/__init__.py`), which
-//! re-exports these classes and adds pure-Python conveniences (the simulation result table).
+//! re-exports these classes and adds pure-Python conveniences (the simulation and tournament
+//! result tables).
 //! Every engine call goes through [`errors::guard`], so an engine error becomes its exception
 //! class and no panic crosses into Python.
 
@@ -9,6 +10,7 @@ mod convert;
 mod errors;
 mod game;
 mod moves;
+mod players;
 mod rules;
 mod simulate;
 
@@ -40,8 +42,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<moves::PyStep>()?;
     m.add_class::<moves::PyPlay>()?;
     m.add_class::<game::PyGame>()?;
+    m.add_class::<players::PyPlayer>()?;
     m.add_function(wrap_pyfunction!(variants, m)?)?;
     m.add_function(wrap_pyfunction!(wilson_interval, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::simulate_raw, m)?)?;
+    m.add_function(wrap_pyfunction!(players::tournament_raw, m)?)?;
     Ok(())
 }

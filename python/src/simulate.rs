@@ -2,17 +2,21 @@
 
 use crate::convert::serde_to_py;
 use crate::errors::{Kind, guard, guard_ok, new_err};
+use crate::players::PolicyArg;
 use crate::rules::rules_from;
 use numpy::IntoPyArray;
 use pachisi::sim::{GameRecord, summarize};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyList, PyTuple};
 use std::time::Instant;
 
-/// Simulates `games` random-policy games in Rust, on all cores unless `threads` is given, with
-/// the GIL released. Returns a dict of numpy arrays and the summary; `pachisi.simulate` wraps it.
+/// Simulates `games` games in Rust, on all cores unless `threads` is given, with the GIL
+/// released: `policy` is `"random"` (the uniform random simulator), another player spec for
+/// every seat, or a list of specs, one per seat. Returns a dict of numpy arrays and the summary;
+/// `pachisi.simulate` wraps it.
 #[pyfunction]
-#[pyo3(signature = (rules, games, seed=0, threads=None, policy="random", progress=None, **options))]
+#[pyo3(signature = (rules, games, seed=0, threads=None, policy=PolicyArg::Spec("random".to_string()), progress=None, **options),
+       text_signature = "(rules, games, seed=0, threads=None, policy='random', progress=None, **options)")]
 #[allow(clippy::too_many_arguments)]
 pub fn simulate_raw<'py>(
     py: Python<'py>,
@@ -20,21 +24,39 @@ pub fn simulate_raw<'py>(
     games: usize,
     seed: u64,
     threads: Option<usize>,
-    policy: &str,
+    policy: PolicyArg<'py>,
     progress: Option<&Bound<'py, PyAny>>,
     options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    if policy != "random" {
-        return Err(new_err(
-            Kind::InvalidRules,
-            format!("unknown policy `{policy}` (policies: random)"),
-        ));
-    }
     if threads == Some(0) {
         return Err(new_err(Kind::InvalidRules, "threads must be at least 1"));
     }
     let rules = rules_from(rules, options)?;
     let seats = guard_ok(|| pachisi::Game::new(&rules, 0).seats())?;
+    // `None`: the uniform random simulator; else one player spec per seat.
+    let lineup: Option<Vec<String>> = match &policy {
+        PolicyArg::Spec(s) if s == "random" => None,
+        PolicyArg::Object(o) if o.is_instance_of::<PyList>() || o.is_instance_of::<PyTuple>() => {
+            let mut specs = Vec::new();
+            for p in o.try_iter()? {
+                specs.push(p?.extract::<PolicyArg<'_>>()?.spec_text()?);
+            }
+            Some(specs)
+        }
+        other => Some(vec![other.spec_text()?; seats as usize]),
+    };
+    if let Some(specs) = &lineup {
+        // Check the specs before any game runs.
+        let refs: Vec<&str> = specs.iter().map(String::as_str).collect();
+        guard(|| pachisi::tournament::simulate_lineup(&rules, &refs, 0..0, seed, Some(1)))?;
+    }
+    let lineup_refs: Option<Vec<&str>> = lineup
+        .as_ref()
+        .map(|specs| specs.iter().map(String::as_str).collect());
+    let run = |range: std::ops::Range<u64>, threads: Option<usize>| match &lineup_refs {
+        None => pachisi::sim::simulate_range(&rules, seed, range, threads),
+        Some(specs) => pachisi::tournament::simulate_lineup(&rules, specs, range, seed, threads),
+    };
     let pool = match threads {
         Some(n) if n > 1 => Some(
             rayon::ThreadPoolBuilder::new()
@@ -59,11 +81,9 @@ pub fn simulate_raw<'py>(
         let range = done as u64..(done + n) as u64;
         let part = py.detach(|| {
             guard(|| match (&pool, sequential) {
-                (_, true) => pachisi::sim::simulate_range(&rules, seed, range, Some(1)),
-                (Some(p), _) => {
-                    p.install(|| pachisi::sim::simulate_range(&rules, seed, range, None))
-                }
-                (None, false) => pachisi::sim::simulate_range(&rules, seed, range, None),
+                (_, true) => run(range, Some(1)),
+                (Some(p), _) => p.install(|| run(range, None)),
+                (None, false) => run(range, None),
             })
         })?;
         records.extend(part);

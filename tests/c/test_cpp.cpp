@@ -115,12 +115,35 @@ static void test_preset(const std::string &preset) {
     std::printf("%s: %zu actions\n", preset.c_str(), actions);
 }
 
+// A greedy player against a random one, through the RAII wrapper: legal indices, a finished game.
+static void test_policies() {
+    expect_error(PACHISI_RESULT_INVALID_PLAYER, [] { pachisi::Policy p("oracle"); });
+    pachisi::Policy greedy("greedy", 1), random("random", 2);
+    CHECK(greedy.name() == "greedy");
+    pachisi::Game game("backgammon", 5);
+    expect_error(PACHISI_RESULT_WRONG_PHASE, [&] { (void)greedy.choose(game); });
+    for (int i = 0; i < 20000 && !game.is_over(); i++) {
+        if (game.node() == PACHISI_NODE_CHANCE) {
+            game.roll();
+            continue;
+        }
+        pachisi::Policy &p = game.to_move() == 0 ? greedy : random;
+        std::size_t index = p.choose(game);
+        CHECK(index < game.legal_play_count());
+        game.play(index);
+    }
+    CHECK(game.is_over());
+    pachisi::Policy moved(std::move(greedy));
+    CHECK(moved.name() == "greedy");
+}
+
 int main() {
     CHECK(!pachisi::version().empty());
     CHECK(pachisi::variants().size() == 5);
     CHECK(pachisi::to_string(pachisi::dice(5, 3)) == "5-3");
     CHECK(pachisi::to_string(pachisi::cowries(2)) == "2 up");
     test_errors();
+    test_policies();
     for (const std::string &preset : pachisi::variants()) {
         try {
             test_preset(preset);

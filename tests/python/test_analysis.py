@@ -23,9 +23,13 @@ def test_analysis_small_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
         assert r["seat0_edge_ci"][0] <= r["seat0_edge"] <= r["seat0_edge_ci"][1]
         # The rules actually simulated are the ones the label names.
         assert pachisi.Rules.from_json(json.dumps(r["rules"])).variant == r["variant"]
+        # Greedy play in every seat: a fifth of the games by default.
+        g = r["greedy"]
+        assert g["result"]["games"] == 30 and g["result"]["seats"] == s["seats"]
+        assert g["seat0_edge_ci"][0] <= g["seat0_edge"] <= g["seat0_edge_ci"][1]
     assert (tmp_path / "analysis.png").stat().st_size > 10_000
     out = capsys.readouterr().out
-    assert "Parcheesi" in out and "analysis.json" in out
+    assert "Parcheesi" in out and "analysis.json" in out and "Competent play" in out
 
 
 def test_every_configuration_changes_exactly_its_options() -> None:

@@ -93,8 +93,8 @@ def test_output_formats(variant: str) -> None:
 
 
 def test_simulate_errors() -> None:
-    with pytest.raises(pachisi.InvalidRulesError):
-        pachisi.simulate("backgammon", games=10, policy="greedy")
+    with pytest.raises(pachisi.InvalidPlayerError):
+        pachisi.simulate("backgammon", games=10, policy="oracle")
     with pytest.raises(pachisi.InvalidRulesError):
         pachisi.simulate("backgammon", games=10, threads=0)
     with pytest.raises(pachisi.InvalidRulesError):

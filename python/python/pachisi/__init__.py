@@ -15,9 +15,13 @@ True
 >>> game.winner in (0, 1)
 True
 
-The classes (``Rules``, ``Game``, ``Play``, ``Step``) and the exceptions live in the compiled
-module ``pachisi._native``; this package re-exports them and adds :func:`simulate`, which wraps
-the Rust simulator's arrays in a :class:`SimulationResult`.
+The classes (``Rules``, ``Game``, ``Play``, ``Step``, ``Player``) and the exceptions live in the
+compiled module ``pachisi._native``; this package re-exports them and adds :func:`simulate`,
+which wraps the Rust simulator's arrays in a :class:`SimulationResult`, :func:`tournament`
+(a :class:`TournamentResult`) and :func:`play_game`.
+
+Players (``docs/PLAYERS.md``) choose plays: ``game.best_play("greedy")``,
+``game.hint(rollouts=500)``, ``pachisi.tournament("backgammon", ["greedy", "random"])``.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from __future__ import annotations
 import random as _random
 import sys
 import time
-from typing import Any, Callable, Dict, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, cast
 
 import numpy as np
 
@@ -34,17 +38,20 @@ from ._native import (
     IllegalMoveError,
     InvalidJsonError,
     InvalidNotationError,
+    InvalidPlayerError,
     InvalidPositionError,
     InvalidRollError,
     InvalidRulesError,
     PachisiError,
     Play,
+    Player,
     Rules,
     Step,
     UnknownVariantError,
     WrongPhaseError,
     __version__,
     simulate_raw,
+    tournament_raw,
     variants,
     wilson_interval,
 )
@@ -54,23 +61,35 @@ __all__ = [
     "IllegalMoveError",
     "InvalidJsonError",
     "InvalidNotationError",
+    "InvalidPlayerError",
     "InvalidPositionError",
     "InvalidRollError",
     "InvalidRulesError",
     "PachisiError",
     "Play",
+    "Player",
+    "PolicyLike",
     "Rules",
     "SimulationResult",
     "Summary",
     "Step",
+    "TournamentResult",
     "UnknownVariantError",
     "WrongPhaseError",
     "__version__",
+    "format_hint",
+    "play_game",
     "play_random_game",
     "simulate",
+    "tournament",
     "variants",
     "wilson_interval",
 ]
+
+#: A player: a spec (``"greedy"``, ``"mcts:iterations=500"``, a dict), a :class:`Player`, or a
+#: callable ``policy(game, plays)`` returning an index into ``plays`` or one of them (the slow
+#: path: Python runs at every decision).
+PolicyLike = Union[str, Dict[str, Any], Player, Callable[[Game, List[Play]], Union[int, Play]]]
 
 
 def play_random_game(
@@ -266,7 +285,7 @@ def simulate(
     rules: Union[str, Rules],
     games: int = 10_000,
     seed: int = 0,
-    policy: str = "random",
+    policy: Union[str, Dict[str, Any], Player, Sequence[PolicyLike]] = "random",
     threads: Optional[int] = None,
     progress: Union[bool, Callable[[int, int], object]] = False,
     **options: Any,
@@ -274,13 +293,21 @@ def simulate(
     """Simulates ``games`` games in Rust with the GIL released, on all cores (or ``threads``).
 
     ``rules`` is a preset name or a :class:`Rules`; keyword ``options`` change the rules as in
-    ``Rules(name, **options)``. The only policy is ``"random"``: uniform over the distinct legal
-    plays. Game ``i`` has its own seed derived from ``seed``, so the result does not depend on
-    the thread count or on ``progress``: ``True`` prints progress to stderr, a callable is called
-    as ``progress(done, total)`` between chunks of games. Ctrl-C interrupts between chunks.
+    ``Rules(name, **options)``. ``policy`` is ``"random"`` (uniform over the distinct legal
+    plays, the fast simulator), another player spec for every seat (``"greedy"``), or a list of
+    players, one per seat (``["greedy", "random", "random", "random"]``; each seat then throws
+    its own dice stream, see ``docs/PLAYERS.md``). Game ``i`` has its own seed derived from
+    ``seed``, so the result does not depend on the thread count or on ``progress``: ``True``
+    prints progress to stderr, a callable is called as ``progress(done, total)`` between chunks
+    of games. Ctrl-C interrupts between chunks.
+
+    A list with a Python callable (``policy(game, plays) -> index``) is played by a Python loop
+    (:func:`play_game`, the game's own dice): the slow path, for trying out a policy.
     """
     if games < 0:
         raise ValueError("games must be >= 0")
+    if isinstance(policy, (list, tuple)) and any(_is_callable_policy(p) for p in policy):
+        return _simulate_python(rules, games, seed, list(policy), progress, options)
     callback: Optional[Callable[[int, int], object]]
     if callable(progress):
         callback = progress
@@ -288,5 +315,257 @@ def simulate(
         callback = _Progress(f"simulate {rules if isinstance(rules, str) else rules.variant}")
     else:
         callback = None
-    raw = simulate_raw(rules, games, seed, threads, policy, callback, **options)
+    Spec = Union[str, Dict[str, Any], Player]
+    specs = cast(Union[Spec, Sequence[Spec]], policy)
+    raw = simulate_raw(rules, games, seed, threads, specs, callback, **options)
     return SimulationResult(raw, games, seed, threads)
+
+
+def _is_callable_policy(policy: object) -> bool:
+    return callable(policy) and not isinstance(policy, (str, dict, Player))
+
+
+def play_game(
+    rules: Union[str, Rules],
+    players: Sequence[PolicyLike],
+    seed: Optional[int] = None,
+    max_actions: int = 1_000_000,
+    **options: Any,
+) -> Game:
+    """Plays one game to the end with one player per seat and returns it.
+
+    Each entry of ``players`` is a spec (``"greedy"``, a dict), a :class:`Player` (used as is,
+    its generator advancing) or a callable ``policy(game, plays)`` returning an index into
+    ``plays`` or one of them. The dice come from the game's generator (seeded with ``seed``);
+    players built from specs are seeded from ``seed`` and their seat, so a seed reproduces the
+    game. This is a Python loop: :func:`simulate` and :func:`tournament` play specs in Rust.
+
+    >>> g = play_game("backgammon", ["greedy", "random"], seed=3)
+    >>> g.is_over
+    True
+    """
+    game = Game(rules, seed=seed, **options)
+    if len(players) != game.seats:
+        raise InvalidPlayerError(
+            f"invalid player: {len(players)} players for {game.seats} seats (one per seat)"
+        )
+    base = 0 if seed is None else seed
+    seat_players: List[Union[Player, Callable[[Game, List[Play]], Union[int, Play]]]] = []
+    for seat, p in enumerate(players):
+        if isinstance(p, (str, dict)):
+            seat_players.append(Player(p, seed=(base * 0x9E3779B1 + seat) % 2**64))
+        else:
+            seat_players.append(p)
+    for _ in range(max_actions):
+        if game.is_over:
+            break
+        if game.is_chance_node():
+            game.roll()
+            continue
+        chooser = seat_players[game.to_move]
+        if isinstance(chooser, Player):
+            game.play(chooser.choose_play(game))
+        else:
+            game.play(game.best_play(chooser))
+    return game
+
+
+def _simulate_python(
+    rules: Union[str, Rules],
+    games: int,
+    seed: int,
+    players: List[PolicyLike],
+    progress: Union[bool, Callable[[int, int], object]],
+    options: Dict[str, Any],
+) -> SimulationResult:
+    """:func:`simulate` with a Python callable in the line-up: one :func:`play_game` per game."""
+    start = time.perf_counter()
+    the_rules = rules if isinstance(rules, Rules) else Rules(rules, **options)
+    winner: List[int] = []
+    winners: List[int] = []
+    rolls: List[int] = []
+    captures: List[int] = []
+    points: List[int] = []
+    callback: Optional[Callable[[int, int], object]] = None
+    if callable(progress):
+        callback = progress
+    elif progress:
+        callback = _Progress(f"simulate {the_rules.variant}")
+    seats = Game(the_rules, seed=0).seats
+    for i in range(games):
+        g = play_game(the_rules, players, seed=(seed * 0x9E3779B97F4A7C15 + i) % 2**64)
+        winners.append(sum(1 << s for s in g.winners))
+        winner.append(min(g.winners) if g.winners else -1)
+        points.append(g.points or 0)
+        log = g.log
+        rolls.append(sum(1 for e in log if e["event"] == "roll"))
+        captures.append(sum(e["play"].captures for e in log if e["event"] == "play"))
+        if callback is not None and (i + 1 == games or (i + 1) % 10 == 0):
+            callback(i + 1, games)
+    n = len(winners)
+    wins = [sum(1 for m in winners if m & (1 << s)) for s in range(seats)]
+    raw: Dict[str, Any] = {
+        "rules_json": the_rules.to_json(),
+        "seats": seats,
+        "seconds": time.perf_counter() - start,
+        "winner": np.array(winner, dtype=np.int8),
+        "winners": np.array(winners, dtype=np.uint16),
+        "rolls": np.array(rolls, dtype=np.uint32),
+        "captures": np.array(captures, dtype=np.uint32),
+        "points": np.array(points, dtype=np.uint32),
+        "summary": {
+            "games": n,
+            "unfinished": sum(1 for m in winners if m == 0),
+            "win_rate": [w / n if n else 0.0 for w in wins],
+            "win_rate_ci": [wilson_interval(w, n) for w in wins],
+            "mean_rolls": float(np.mean(rolls)) if n else 0.0,
+            "median_rolls": float(np.median(rolls)) if n else 0.0,
+            "mean_captures": float(np.mean(captures)) if n else 0.0,
+        },
+    }
+    return SimulationResult(raw, games, seed, None)
+
+
+def format_hint(rows: List[Dict[str, Any]], seat: Optional[int] = None) -> str:
+    """The rows of ``Game.hint()`` as a text table: each play's win probability for ``seat``
+    (by default the seat the best play favours most) with its standard error, and its
+    difference to the best play with that difference's standard error.
+    """
+    if not rows:
+        return "(no plays)"
+    if seat is None:
+        best = rows[0]["win"]
+        seat = max(range(len(best)), key=lambda s: best[s])
+    lines = [f"{'#':>3}  {'play':<28} {'win %':>7} {'± se':>6} {'diff':>7} {'± se':>6}"]
+    for k, r in enumerate(rows):
+        lines.append(
+            f"{k + 1:>3}  {r['notation']:<28} {100 * r['win'][seat]:7.2f} "
+            f"{100 * r['stderr'][seat]:6.2f} {100 * r['diff']:7.2f} {100 * r['diff_stderr']:6.2f}"
+        )
+    return "\n".join(lines)
+
+
+class TournamentResult:
+    """What :func:`tournament` returns.
+
+    ``standings``: one dict per player (``player`` spec, ``seats`` it holds, ``games``,
+    ``wins``, ``win_rate`` with its 95% Wilson interval ``win_rate_ci``, ``fair``: the win rate
+    of an equally strong player, ``rating`` on the Elo scale, ``decisions`` and ``seconds``);
+    ``seatings``: per rotation, the player index in each seat; per-game numpy arrays ``deal``,
+    ``rotation``, ``winners`` (bit mask), ``rolls``, ``captures``; ``seat_win_rate``.
+    ``summary()`` is the table, ``str(result)`` prints it.
+    """
+
+    def __init__(self, raw: Dict[str, Any], deals: int, seed: int) -> None:
+        r = raw["result"]
+        self.rules: Rules = Rules.from_json(raw["rules_json"])
+        self.deals: int = deals
+        self.seed: int = seed
+        self.seats: int = int(r["seats"])
+        self.players: List[str] = list(r["players"])
+        self.seatings: List[List[int]] = [list(s) for s in r["seatings"]]
+        self.standings: List[Dict[str, Any]] = [dict(s) for s in r["standings"]]
+        for s in self.standings:
+            s["win_rate_ci"] = tuple(s["win_rate_ci"])
+        self.seat_win_rate: List[float] = list(r["seat_win_rate"])
+        games = r["games"]
+        self.deal: np.ndarray = np.array([g["deal"] for g in games], dtype=np.uint64)
+        self.rotation: np.ndarray = np.array([g["rotation"] for g in games], dtype=np.uint32)
+        self.winners: np.ndarray = np.array([g["winners"] for g in games], dtype=np.uint16)
+        self.rolls: np.ndarray = np.array([g["rolls"] for g in games], dtype=np.uint32)
+        self.captures: np.ndarray = np.array([g["captures"] for g in games], dtype=np.uint32)
+        self._summary: str = raw["summary"]
+
+    @property
+    def variant(self) -> str:
+        return self.rules.variant
+
+    @property
+    def games(self) -> int:
+        return int(self.winners.shape[0])
+
+    def standing(self, player: Union[str, Dict[str, Any]]) -> Dict[str, Any]:
+        """The standing of a player, by its spec (as given or canonical)."""
+        name = Player(player).name
+        for s in self.standings:
+            if s["player"] == name:
+                return s
+        raise KeyError(player)
+
+    def summary(self) -> str:
+        """The table: one row per player (seats, games, wins, win rate and its 95% interval,
+        fair share, rating, decisions per second), then each seat's win rate."""
+        return self._summary
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The standings and the run's parameters as plain Python values (JSON-ready)."""
+        return {
+            "rules": self.rules.to_dict(),
+            "variant": self.variant,
+            "deals": self.deals,
+            "seed": self.seed,
+            "games": self.games,
+            "players": self.players,
+            "seatings": self.seatings,
+            "standings": [dict(s, win_rate_ci=list(s["win_rate_ci"])) for s in self.standings],
+            "seat_win_rate": self.seat_win_rate,
+        }
+
+    def __str__(self) -> str:
+        return self._summary
+
+    def __repr__(self) -> str:
+        return f"<TournamentResult {self.rules!r}, {self.games} games, players {self.players}>"
+
+    def _repr_html_(self) -> str:
+        import html
+
+        rows = "".join(
+            "<tr>"
+            f"<td><code>{html.escape(s['player'])}</code></td><td>{s['seats']}</td>"
+            f"<td>{s['games']}</td><td>{s['wins']}</td>"
+            f"<td>{100 * s['win_rate']:.1f}%</td>"
+            f"<td>[{100 * s['win_rate_ci'][0]:.1f}%, {100 * s['win_rate_ci'][1]:.1f}%]</td>"
+            f"<td>{100 * s['fair']:.1f}%</td><td>{s['rating']:.0f}</td>"
+            "</tr>"
+            for s in self.standings
+        )
+        return (
+            f"<p><code>{html.escape(repr(self.rules))}</code>: {self.games} games, seats "
+            "rotated, duplicate dice</p><table><thead><tr><th>player</th><th>seats</th>"
+            "<th>games</th><th>wins</th><th>win rate</th><th>95% CI</th><th>fair</th>"
+            f"<th>rating</th></tr></thead><tbody>{rows}</tbody></table>"
+        )
+
+
+def tournament(
+    rules: Union[str, Rules],
+    players: Sequence[Union[str, Dict[str, Any], Player]],
+    deals: int = 100,
+    seed: int = 0,
+    threads: Optional[int] = None,
+    rotate: bool = True,
+    **options: Any,
+) -> TournamentResult:
+    """Plays a tournament in Rust (all cores, the GIL released) and returns its result.
+
+    ``players`` is the line-up, one spec per seat (``["greedy", "random", "random",
+    "random"]``). Each of the ``deals`` deals is played once per rotation of the seats (every
+    player in every seat; in team games on both teams) with the same dice for every rotation:
+    each seat throws its own stream seeded by the deal (duplicate dice). Results do not depend
+    on ``threads``. Python callables are not accepted here: use :func:`simulate` with a
+    line-up, or :func:`play_game`.
+
+    >>> r = tournament("backgammon", ["greedy", "random"], deals=20, seed=1)
+    >>> r.standing("greedy")["win_rate"] > 0.5
+    True
+    """
+    if deals < 1:
+        raise ValueError("deals must be >= 1")
+    if any(_is_callable_policy(p) for p in players):
+        raise InvalidPlayerError(
+            "invalid player: tournament() plays specs in Rust; for a Python callable use "
+            "simulate(policy=[...]) or play_game()"
+        )
+    raw = tournament_raw(rules, list(players), deals, seed, threads, rotate, **options)
+    return TournamentResult(raw, deals, seed)

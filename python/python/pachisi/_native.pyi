@@ -9,17 +9,20 @@ __all__ = [
     "IllegalMoveError",
     "InvalidJsonError",
     "InvalidNotationError",
+    "InvalidPlayerError",
     "InvalidPositionError",
     "InvalidRollError",
     "InvalidRulesError",
     "PachisiError",
     "Play",
+    "Player",
     "Rules",
     "Step",
     "UnknownVariantError",
     "WrongPhaseError",
     "__version__",
     "simulate_raw",
+    "tournament_raw",
     "variants",
     "wilson_interval",
 ]
@@ -35,6 +38,10 @@ class InvalidPositionError(PachisiError, ValueError): ...
 class InvalidRollError(PachisiError, ValueError): ...
 class IllegalMoveError(PachisiError, ValueError): ...
 class WrongPhaseError(PachisiError): ...
+class InvalidPlayerError(PachisiError, ValueError): ...
+
+_Spec = Union[str, Dict[str, Any], Player]
+_Policy = Union[_Spec, Callable[[Game, List[Play]], Union[int, Play]]]
 
 def variants() -> List[str]: ...
 def wilson_interval(wins: int, n: int) -> Tuple[float, float]: ...
@@ -43,10 +50,27 @@ def simulate_raw(
     games: int,
     seed: int = 0,
     threads: Optional[int] = None,
-    policy: str = "random",
+    policy: Union[_Spec, Sequence[_Spec]] = "random",
     progress: Optional[Callable[[int, int], object]] = None,
     **options: Any,
 ) -> Dict[str, Any]: ...
+def tournament_raw(
+    rules: Union[str, Rules],
+    players: Sequence[_Spec],
+    deals: int = 100,
+    seed: int = 0,
+    threads: Optional[int] = None,
+    rotate: bool = True,
+    **options: Any,
+) -> Dict[str, Any]: ...
+@final
+class Player:
+    def __new__(cls, spec: _Spec = "greedy", seed: int = 0) -> Player: ...
+    @property
+    def name(self) -> str: ...
+    def choose(self, game: Game) -> int: ...
+    def choose_play(self, game: Game) -> Play: ...
+
 @final
 class Rules:
     def __new__(cls, variant: Union[str, Rules], **options: Any) -> Rules: ...
@@ -177,3 +201,18 @@ class Game:
     def svg(self, size: float = 560.0) -> str: ...
     def _repr_svg_(self) -> str: ...
     def __reduce__(self) -> Tuple[Any, ...]: ...
+    def best_play(self, policy: _Policy = "greedy", seed: int = 0) -> Play: ...
+    def hint(
+        self,
+        rollouts: int = 500,
+        policy: _Spec = "greedy",
+        seed: int = 0,
+        threads: Optional[int] = None,
+    ) -> List[Dict[str, Any]]: ...
+    def evaluate(
+        self,
+        rollouts: int = 500,
+        policy: _Spec = "greedy",
+        seed: int = 0,
+        threads: Optional[int] = None,
+    ) -> Dict[str, Any]: ...

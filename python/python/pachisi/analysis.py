@@ -1,13 +1,14 @@
-"""Variant analysis: every preset and a few rule switches, simulated with the random policy.
+"""Variant analysis: every preset and a few rule switches, simulated with random play and with
+competent play (the greedy player in every seat).
 
 Run ``python -m pachisi.analysis [--out DIR] [--budget SECONDS] [--games N]``. For each variant it
 reports per-seat win rates with 95% Wilson intervals, the first seat's edge over a fair share,
-mean and median game length in rolls and mean captures per game; it prints a table and writes
-``DIR/analysis.json`` and ``DIR/analysis.png``.
+mean and median game length in rolls and mean captures per game, under random play and under
+greedy play; it prints two tables and writes ``DIR/analysis.json`` and ``DIR/analysis.png``.
 
 The number of games per variant is chosen from a timed pilot batch so the whole run fits the
-time budget (default 120 s of simulation) on whatever cores the machine has; ``--games`` fixes it
-instead.
+time budgets (default 120 s of random simulation, 60 s of greedy play) on whatever cores the
+machine has; ``--games`` (and ``--greedy-games``) fix them instead.
 """
 
 from __future__ import annotations
@@ -26,6 +27,10 @@ import pachisi
 PILOT_GAMES = 400
 MIN_GAMES = 2_000
 MAX_GAMES = 400_000
+#: Greedy play: a smaller pilot and bounds (each decision evaluates every legal play).
+GREEDY_PILOT_GAMES = 40
+GREEDY_MIN_GAMES = 200
+GREEDY_MAX_GAMES = 50_000
 
 
 @dataclass
@@ -68,13 +73,34 @@ def fair_share(summary: Dict[str, Any]) -> float:
     return sum(rates) / len(rates) if rates else 0.0
 
 
-def choose_games(rules: pachisi.Rules, seconds: float, threads: Optional[int]) -> Tuple[int, float]:
+def choose_games(
+    rules: pachisi.Rules, seconds: float, threads: Optional[int], policy: str = "random"
+) -> Tuple[int, float]:
     """Games that fit `seconds`, from a timed pilot batch; and the measured games per second."""
+    pilot, low, high = (
+        (PILOT_GAMES, MIN_GAMES, MAX_GAMES)
+        if policy == "random"
+        else (GREEDY_PILOT_GAMES, GREEDY_MIN_GAMES, GREEDY_MAX_GAMES)
+    )
     start = time.perf_counter()
-    pachisi.simulate(rules, games=PILOT_GAMES, seed=12345, threads=threads)
-    rate = PILOT_GAMES / max(time.perf_counter() - start, 1e-6)
+    pachisi.simulate(rules, games=pilot, seed=12345, threads=threads, policy=policy)
+    rate = pilot / max(time.perf_counter() - start, 1e-6)
     games = int(rate * seconds)
-    return max(MIN_GAMES, min(MAX_GAMES, games)), rate
+    return max(low, min(high, games)), rate
+
+
+def summarise(result: pachisi.SimulationResult) -> Dict[str, Any]:
+    """A run's summary with the fair share and the first seat's edge over it (and its interval:
+    the Wilson interval of seat 0 shifted by the fair share)."""
+    s = result.to_dict()
+    fair = fair_share(s)
+    lo, hi = s["win_rate_ci"][0]
+    return {
+        "result": s,
+        "fair_share": fair,
+        "seat0_edge": s["win_rate"][0] - fair,
+        "seat0_edge_ci": [lo - fair, hi - fair],
+    }
 
 
 def run(
@@ -84,9 +110,16 @@ def run(
     seed: int,
     threads: Optional[int],
     progress: bool,
+    greedy_budget: float = 60.0,
+    greedy_games: Optional[int] = None,
 ) -> List[Dict[str, Any]]:
+    """Simulates every configuration with random play, then with greedy play in every seat
+    (``row["greedy"]``: the same fields; no greedy run when its budget and games are 0)."""
     resolved = [(c, resolve(c)) for c in configs]
     per_config = budget / max(len(resolved), 1)
+    per_config_greedy = greedy_budget / max(len(resolved), 1)
+    if greedy_games is None and games is not None:
+        greedy_games = max(games // 5, 20)
     rows: List[Dict[str, Any]] = []
     for config, rules in resolved:
         row: Dict[str, Any] = {"label": config.label, "variant": config.variant}
@@ -98,33 +131,35 @@ def run(
                 file=sys.stderr,
             )
         result = pachisi.simulate(rules, games=n, seed=seed, threads=threads, progress=progress)
-        s = result.to_dict()
-        fair = fair_share(s)
-        edge = s["win_rate"][0] - fair
-        # The seat-0 edge's interval: the Wilson interval of seat 0 shifted by the fair share.
-        lo, hi = s["win_rate_ci"][0]
-        row.update(
-            {
-                "rules": rules.to_dict(),
-                "rules_repr": repr(rules),
-                "result": s,
-                "fair_share": fair,
-                "seat0_edge": edge,
-                "seat0_edge_ci": [lo - fair, hi - fair],
-            }
-        )
+        row.update({"rules": rules.to_dict(), "rules_repr": repr(rules), **summarise(result)})
+        g = greedy_games
+        if g is None and per_config_greedy > 0:
+            g, rate = choose_games(rules, per_config_greedy, threads, policy="greedy")
+            print(
+                f"  {config.label}, greedy: {rate:,.0f} games/s in the pilot -> {g:,} games",
+                file=sys.stderr,
+            )
+        if g:
+            greedy = pachisi.simulate(
+                rules, games=g, seed=seed, threads=threads, policy="greedy", progress=progress
+            )
+            row["greedy"] = summarise(greedy)
         rows.append(row)
     return rows
 
 
-def table(rows: Sequence[Dict[str, Any]]) -> str:
-    """The analysis as a text table."""
+def table(rows: Sequence[Dict[str, Any]], key: Optional[str] = None) -> str:
+    """The analysis as a text table: random play, or the runs under ``row[key]`` (``"greedy"``)."""
     head = (
         f"{'variant':38} {'games':>8} {'seat win rates % [95% CI]':<64} {'seat0 edge':>10} "
         f"{'rolls':>7} {'median':>6} {'capt.':>6}"
     )
     lines = [head, "-" * len(head)]
-    for row in rows:
+    for full in rows:
+        row = full if key is None else full.get(key)
+        if row is None:
+            continue
+        row = dict(row, label=full["label"])
         s = row["result"]
         seats = "  ".join(
             f"{100 * r:.1f} [{100 * lo:.1f},{100 * hi:.1f}]"
@@ -182,23 +217,51 @@ def chart(rows: Sequence[Dict[str, Any]], path: Path) -> bool:
     ax.invert_yaxis()
     ax.set_xlabel("win rate minus fair share, percentage points (95% Wilson interval)")
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=4, fontsize=8, frameon=False)
-    ax.set_title("Seat advantage (random play)")
+    ax.set_title("Seat advantage (bars: random play; diamonds: seat 0, greedy play)")
+
+    # Under greedy play: the first seat's edge, a diamond with its interval.
+    greedy = [(i, r["greedy"]) for i, r in enumerate(done) if "greedy" in r]
+    if greedy:
+        ax.errorbar(
+            [100 * g["seat0_edge"] for _, g in greedy],
+            [i for i, _ in greedy],
+            xerr=[
+                [100 * (g["seat0_edge"] - g["seat0_edge_ci"][0]) for _, g in greedy],
+                [100 * (g["seat0_edge_ci"][1] - g["seat0_edge"]) for _, g in greedy],
+            ],
+            fmt="D", color="black", markersize=4, elinewidth=1, capsize=2,
+            label="seat 0, greedy play",
+        )
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=5, fontsize=8, frameon=False)
 
     ax = axes[1]
     means = [r["result"]["mean_rolls"] for r in done]
     medians = [r["result"]["median_rolls"] for r in done]
-    ax.barh(y, means, color="#888", label="mean")
-    ax.scatter(medians, y, color="black", marker="|", s=200, label="median", zorder=3)
+    ax.barh([i - 0.2 for i in y], means, height=0.4, color="#888", label="mean, random")
+    ax.scatter(medians, [i - 0.2 for i in y], color="black", marker="|", s=100, label="median",
+               zorder=3)
+    if greedy:
+        ax.barh([i + 0.2 for i, _ in greedy], [g["result"]["mean_rolls"] for _, g in greedy],
+                height=0.4, color="#2a9d3a", label="mean, greedy")
     ax.set_xlabel("rolls per game")
     ax.legend(loc="lower right", fontsize=8)
     ax.set_title("Game length")
 
     ax = axes[2]
-    ax.barh(y, [r["result"]["mean_captures"] for r in done], color="#b5523b")
+    ax.barh([i - 0.2 for i in y], [r["result"]["mean_captures"] for r in done], height=0.4,
+            color="#b5523b", label="random")
+    if greedy:
+        ax.barh([i + 0.2 for i, _ in greedy], [g["result"]["mean_captures"] for _, g in greedy],
+                height=0.4, color="#2a9d3a", label="greedy")
+        ax.legend(loc="lower right", fontsize=8)
     ax.set_xlabel("captures per game (mean)")
     ax.set_title("Captures")
     games = sum(r["result"]["games"] for r in done)
-    fig.suptitle(f"pachisi variant analysis: {games:,} simulated games, uniform random policy")
+    played = sum(g["result"]["games"] for _, g in greedy)
+    fig.suptitle(
+        f"pachisi variant analysis: {games:,} games of uniform random play"
+        + (f", {played:,} of greedy play (all seats)" if played else "")
+    )
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)
@@ -212,6 +275,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--budget", type=float, default=120.0,
                         help="seconds of simulation in all (default 120); sets the game counts")
     parser.add_argument("--games", type=int, default=None, help="games per variant (overrides --budget)")
+    parser.add_argument("--greedy-budget", type=float, default=60.0,
+                        help="seconds of greedy play in all (default 60; 0: none)")
+    parser.add_argument("--greedy-games", type=int, default=None,
+                        help="greedy games per variant (default: --games / 5, or from the budget)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
     parser.add_argument("--progress", action="store_true", help="show progress on stderr")
@@ -221,13 +288,19 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     print(f"pachisi {pachisi.__version__}: analysing {len(CONFIGS)} variants", file=sys.stderr)
-    rows = run(CONFIGS, args.budget, args.games, args.seed, args.threads, args.progress)
+    rows = run(CONFIGS, args.budget, args.games, args.seed, args.threads, args.progress,
+               args.greedy_budget, args.greedy_games)
     elapsed = time.perf_counter() - started
+    print("Random play (uniform over the distinct legal plays)")
     print(table(rows))
+    if any("greedy" in r for r in rows):
+        print("\nCompetent play (the greedy player in every seat; docs/PLAYERS.md)")
+        print(table(rows, "greedy"))
     report = {
         "pachisi_version": pachisi.__version__,
         "seed": args.seed,
         "policy": "random",
+        "greedy_policy": "greedy",
         "seconds": elapsed,
         "variants": rows,
     }

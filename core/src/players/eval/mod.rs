@@ -1,0 +1,283 @@
+//! Position evaluators: per-seat features, weighted into scores, turned into win probabilities.
+//!
+//! Each rule system describes a position by a few features per seat ([`Evaluate::FEATURES`]:
+//! progress, pieces home, pieces at risk, safe squares, blockades or gates, ...). A seat's score
+//! is the weighted sum of its features, in squares (pips) of progress; the scores of partners add
+//! up to their side's score (teams score as teams); and the sides' scores become win
+//! probabilities by a softmax whose scale grows with the race still to run
+//! ([`Evaluate::scale`]): a lead of ten squares decides little at the start and much near the end.
+
+mod backgammon;
+mod classic;
+mod family;
+mod parcheesi;
+
+use super::{Decision, TypedVisitor};
+use crate::game::Game;
+use crate::system::{Node, Outcome, RuleSystem};
+
+/// How much of its risk a seat about to roll runs: it moves before anyone can hit it and may
+/// carry a piece out of reach, but rarely all of them.
+pub(crate) const ON_ROLL_RISK: f64 = 0.5;
+
+/// Whether `attacker` moves before `victim` moves again, `turn` being the seat (or colour) to
+/// move of `seats` in turn order: only those can hit the victim's pieces before it can run.
+/// Every other seat counts for the victim on turn (its risk is then scaled by
+/// [`ON_ROLL_RISK`]).
+pub(crate) fn moves_first(turn: usize, victim: usize, attacker: usize, seats: usize) -> bool {
+    if attacker == victim {
+        return false;
+    }
+    if victim == turn {
+        return true;
+    }
+    let after_turn = |x: usize| (x + seats - turn) % seats;
+    after_turn(attacker) < after_turn(victim)
+}
+
+/// The most features an evaluator has.
+pub const MAX_FEATURES: usize = 10;
+
+/// One row of features (the first `FEATURES.len()` entries are used).
+pub(crate) type Row = [f64; MAX_FEATURES];
+
+/// One feature of an evaluator: its name (the key that overrides its weight in a player spec),
+/// its default weight and what it measures.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Feature {
+    /// The name, e.g. `risk`.
+    pub name: &'static str,
+    /// The default weight (score per unit of the feature, in squares of progress).
+    pub weight: f64,
+    /// What the feature measures.
+    pub doc: &'static str,
+}
+
+/// A rule system the built-in players can play: its evaluator.
+///
+/// Implemented by every system of [`crate::for_each_system`]; a new system needs one to be
+/// registered.
+pub trait Evaluate: RuleSystem {
+    /// The features, in the order [`Evaluate::features`] writes them.
+    const FEATURES: &'static [Feature];
+
+    /// Writes each seat's features (`out[seat][i]` for feature `i`; seats not in play are
+    /// ignored).
+    fn features(&self, s: &Self::State, out: &mut [Row; 4]);
+
+    /// The score difference that makes odds of e:1 between two sides at `s`.
+    fn scale(&self, s: &Self::State) -> f64;
+
+    /// This system's decision node at `s` (for [`crate::Policy::choose_at`]).
+    fn decision<'a>(&'a self, s: &'a Self::State) -> Decision<'a>;
+}
+
+/// An evaluator with its weights resolved: per-seat win probabilities of positions.
+#[derive(Clone, Debug)]
+pub(crate) struct Evaluator<'a, R: Evaluate> {
+    pub sys: &'a R,
+    weights: Row,
+    seats: usize,
+    /// Side index of each seat.
+    side_of: [usize; 4],
+    sides: usize,
+}
+
+impl<'a, R: Evaluate> Evaluator<'a, R> {
+    /// The evaluator of `sys` with default weights, some changed by name (names the system's
+    /// evaluator lacks are ignored: specs are not tied to one system).
+    pub fn new(sys: &'a R, overrides: &[(String, f64)]) -> Evaluator<'a, R> {
+        let mut weights = [0.0; MAX_FEATURES];
+        for (w, f) in weights.iter_mut().zip(R::FEATURES) {
+            *w = f.weight;
+        }
+        for (name, w) in overrides {
+            if let Some(i) = R::FEATURES.iter().position(|f| f.name == name) {
+                weights[i] = *w;
+            }
+        }
+        let seats = sys.seats().min(4) as usize;
+        let mut side_of = [0usize; 4];
+        let mut sides = 0;
+        for seat in 0..seats {
+            let team = sys.team(seat as u8);
+            // A seat joins the side of its lowest partner.
+            let first = team.trailing_zeros() as usize;
+            if first < seat {
+                side_of[seat] = side_of[first];
+            } else {
+                side_of[seat] = sides;
+                sides += 1;
+            }
+        }
+        Evaluator {
+            sys,
+            weights,
+            seats,
+            side_of,
+            sides,
+        }
+    }
+
+    /// Number of sides (teams, or seats when there are none).
+    pub fn sides(&self) -> usize {
+        self.sides
+    }
+
+    /// Per-seat weighted scores.
+    pub fn scores(&self, s: &R::State) -> [f64; 4] {
+        let mut rows = [[0.0; MAX_FEATURES]; 4];
+        self.sys.features(s, &mut rows);
+        let mut out = [0.0; 4];
+        for (seat, row) in rows.iter().enumerate().take(self.seats) {
+            out[seat] = row.iter().zip(&self.weights).map(|(f, w)| f * w).sum();
+        }
+        out
+    }
+
+    /// Per-seat win probabilities: exact at the end of the game, else the evaluator's estimate.
+    /// Partners get their side's probability.
+    pub fn values(&self, s: &R::State) -> [f64; 4] {
+        if self.sys.node(s) == Node::Over {
+            return terminal_values(self.sys.outcome(s));
+        }
+        let scores = self.scores(s);
+        let mut side_score = [0.0; 4];
+        for seat in 0..self.seats {
+            side_score[self.side_of[seat]] += scores[seat];
+        }
+        let scale = self.sys.scale(s).max(1e-6);
+        let top = side_score[..self.sides]
+            .iter()
+            .copied()
+            .fold(f64::NEG_INFINITY, f64::max);
+        let mut p = [0.0; 4];
+        let mut total = 0.0;
+        for side in 0..self.sides {
+            p[side] = ((side_score[side] - top) / scale).exp();
+            total += p[side];
+        }
+        let mut out = [0.0; 4];
+        for seat in 0..self.seats {
+            out[seat] = p[self.side_of[seat]] / total;
+        }
+        out
+    }
+}
+
+/// 1 for each winning seat, 0 for the others (and for a game without an outcome).
+pub(crate) fn terminal_values(outcome: Option<Outcome>) -> [f64; 4] {
+    let mut v = [0.0; 4];
+    if let Some(o) = outcome {
+        for (seat, x) in v.iter_mut().enumerate() {
+            if o.is_winner(seat as u8) {
+                *x = 1.0;
+            }
+        }
+    }
+    v
+}
+
+/// The static evaluator's win probability of each seat in `game`'s position (exact once the
+/// game is over), with default weights changed by `weights`.
+///
+/// ```
+/// let g = pachisi::Game::from_preset("parcheesi", 1).unwrap();
+/// let v = pachisi::players::static_values(&g, &[]);
+/// assert_eq!(v.len(), 4);
+/// assert!((v.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+/// ```
+pub fn static_values(game: &Game, weights: &[(String, f64)]) -> Vec<f64> {
+    struct Values<'w>(&'w [(String, f64)]);
+    impl TypedVisitor for Values<'_> {
+        type Output = Vec<f64>;
+        fn visit<R: Evaluate>(self, sys: &R, s: &R::State) -> Vec<f64> {
+            let v = Evaluator::new(sys, self.0).values(s);
+            v[..sys.seats() as usize].to_vec()
+        }
+    }
+    super::with_game_state(game, Values(weights))
+}
+
+/// The features of each seat in `game`'s position (at the start of the current play): one
+/// `(feature, value per seat)` pair per feature of the game's evaluator.
+///
+/// ```
+/// let g = pachisi::Game::from_preset("backgammon", 1).unwrap();
+/// let f = pachisi::players::features(&g);
+/// let progress = f.iter().find(|(feature, _)| feature.name == "progress").unwrap();
+/// assert_eq!(progress.1, vec![-167.0, -167.0]); // the pip counts at the start
+/// ```
+pub fn features(game: &Game) -> Vec<(Feature, Vec<f64>)> {
+    struct Features;
+    impl TypedVisitor for Features {
+        type Output = Vec<(Feature, Vec<f64>)>;
+        fn visit<R: Evaluate>(self, sys: &R, s: &R::State) -> Self::Output {
+            let mut rows = [[0.0; MAX_FEATURES]; 4];
+            sys.features(s, &mut rows);
+            let seats = sys.seats() as usize;
+            R::FEATURES
+                .iter()
+                .enumerate()
+                .map(|(i, f)| (*f, (0..seats).map(|seat| rows[seat][i]).collect()))
+                .collect()
+        }
+    }
+    super::with_game_state(game, Features)
+}
+
+/// The feature names of every evaluator (the weight keys a spec may use).
+///
+/// ```
+/// assert!(pachisi::players::feature_names().contains(&"risk"));
+/// ```
+pub fn feature_names() -> Vec<&'static str> {
+    super::all_feature_names()
+}
+
+/// Probability (in 36ths) that a roll of two dice lets a piece move exactly `d` squares with
+/// one die or with both (the two dice's sum), for `d` in 1..=12; 0 elsewhere.
+pub(crate) const fn two_dice_reach(d: usize) -> u32 {
+    if d == 0 || d > 12 {
+        return 0;
+    }
+    let mut n = 0;
+    let mut a = 1;
+    while a <= 6 {
+        let mut b = 1;
+        while b <= 6 {
+            if a == d || b == d || a + b == d {
+                n += 1;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    n
+}
+
+/// [`two_dice_reach`] for 0..=12 as probabilities.
+pub(crate) const REACH: [f64; 13] = {
+    let mut t = [0.0; 13];
+    let mut d = 1;
+    while d <= 12 {
+        t[d] = two_dice_reach(d) as f64 / 36.0;
+        d += 1;
+    }
+    t
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reach_counts_single_dice_and_sums() {
+        // A 1 needs a die showing 1: 11 of 36 rolls.
+        assert_eq!(two_dice_reach(1), 11);
+        // A 6: a die showing 6 (11) or a sum of 6 without a 6 (1-5, 5-1, 2-4, 4-2, 3-3).
+        assert_eq!(two_dice_reach(6), 16);
+        assert_eq!(two_dice_reach(12), 1);
+        assert_eq!(two_dice_reach(13), 0);
+    }
+}

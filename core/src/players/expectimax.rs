@@ -1,0 +1,311 @@
+//! Expectimax over decision plies: chance nodes weighted by their exact outcome probabilities.
+//!
+//! With two sides (two seats, or two teams) the search is expectiminimax on the mover's side's
+//! win probability, with alpha-beta at decision nodes and Star1 pruning at chance nodes (values
+//! are probabilities, bounded by 0 and 1). With more sides it is max^n (each side maximises its
+//! own value, no pruning) or, with `mode=paranoid`, expectiminimax of the mover's side against a
+//! coalition of all the others.
+//!
+//! `depth` counts decisions, not chance nodes. A roll that leads to no decision (a forfeit, a
+//! missed try, a penalty) ends the line: its position is valued by the evaluator, so that a
+//! chain of rolls cannot grow the tree without bound.
+
+use super::greedy::{TIE, child};
+use super::{Evaluate, Evaluator, PlayerSpec, SearchMode};
+use crate::dice::GameRng;
+use crate::play::Play;
+use crate::system::{Node, Orders};
+
+struct Search<'e, 'a, R: Evaluate> {
+    ev: &'e Evaluator<'a, R>,
+    /// The root mover's side, as a mask of seats.
+    root_team: u16,
+    /// Reused play lists, one per decision ply.
+    lists: Vec<Vec<Play>>,
+}
+
+impl<R: Evaluate> Search<'_, '_, R> {
+    fn plays_at(&mut self, depth: usize, s: &R::State) -> Vec<Play> {
+        let mut list = std::mem::take(&mut self.lists[depth]);
+        list.clear();
+        self.ev.sys.generate(s, Orders::Distinct, &mut list);
+        list
+    }
+
+    fn give_back(&mut self, depth: usize, list: Vec<Play>) {
+        self.lists[depth] = list;
+    }
+
+    /// The root side's value (win probability) at `s`: exact where `alpha < value < beta`, an
+    /// upper bound at most `alpha` or a lower bound at least `beta` otherwise.
+    fn paranoid(
+        &mut self,
+        s: &R::State,
+        depth: usize,
+        mut alpha: f64,
+        mut beta: f64,
+        after_roll: bool,
+    ) -> f64 {
+        let sys = self.ev.sys;
+        let seat_value = |v: [f64; 4], team: u16| v[team.trailing_zeros() as usize & 3];
+        match sys.node(s) {
+            Node::Over => seat_value(self.ev.values(s), self.root_team),
+            _ if depth == 0 => seat_value(self.ev.values(s), self.root_team),
+            Node::Chance => {
+                if after_roll {
+                    return seat_value(self.ev.values(s), self.root_team);
+                }
+                // Star1: the children's values lie in [0, 1], so after some outcomes the
+                // expectation is bounded; stop once the bound falls outside the window.
+                let outcomes = sys.chance_outcomes(s);
+                let mut sum = 0.0;
+                let mut rest = 1.0;
+                for o in &outcomes {
+                    let p = o.probability;
+                    rest -= p;
+                    let rest = rest.max(0.0);
+                    let mut c = *s;
+                    sys.begin_roll(&mut c, o.roll);
+                    let a = ((alpha - sum - rest) / p).max(0.0);
+                    let b = ((beta - sum) / p).min(1.0);
+                    let v = self.paranoid(&c, depth, a, b, true);
+                    sum += p * v;
+                    if sum + rest <= alpha {
+                        return sum + rest;
+                    }
+                    if sum >= beta {
+                        return sum;
+                    }
+                }
+                sum
+            }
+            Node::Decision => {
+                let mut plays = self.plays_at(depth, s);
+                if plays.is_empty() {
+                    // A forfeit: the roll is lost and the turn passes (a roll with no decision).
+                    self.give_back(depth, plays);
+                    let mut c = *s;
+                    sys.end_play(&mut c, &[]);
+                    return self.paranoid(&c, depth, alpha, beta, true);
+                }
+                let maximise = self.root_team & (1 << sys.to_move(s)) != 0;
+                if depth >= 2 && plays.len() > 1 {
+                    self.order(s, &mut plays, maximise);
+                }
+                let mut best = if maximise {
+                    f64::NEG_INFINITY
+                } else {
+                    f64::INFINITY
+                };
+                for play in plays.iter() {
+                    let v = self.paranoid(&child(sys, s, play), depth - 1, alpha, beta, false);
+                    if maximise {
+                        best = best.max(v);
+                        alpha = alpha.max(v);
+                    } else {
+                        best = best.min(v);
+                        beta = beta.min(v);
+                    }
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+                self.give_back(depth, plays);
+                best
+            }
+        }
+    }
+
+    /// Best-first order for alpha-beta: by the evaluator's value of each play's result.
+    fn order(&self, s: &R::State, plays: &mut [Play], maximise: bool) {
+        let seat = self.root_team.trailing_zeros() as usize & 3;
+        let mut keyed: Vec<(f64, Play)> = plays
+            .iter()
+            .map(|p| (self.ev.values(&child(self.ev.sys, s, p))[seat], *p))
+            .collect();
+        // A stable sort keeps the generator's order among equals (deterministic).
+        if maximise {
+            keyed.sort_by(|a, b| b.0.total_cmp(&a.0));
+        } else {
+            keyed.sort_by(|a, b| a.0.total_cmp(&b.0));
+        }
+        for (slot, (_, p)) in plays.iter_mut().zip(keyed) {
+            *slot = p;
+        }
+    }
+
+    /// Every seat's value at `s` when each side maximises its own (max^n).
+    fn maxn(&mut self, s: &R::State, depth: usize, after_roll: bool) -> [f64; 4] {
+        let sys = self.ev.sys;
+        match sys.node(s) {
+            Node::Over => self.ev.values(s),
+            _ if depth == 0 => self.ev.values(s),
+            Node::Chance => {
+                if after_roll {
+                    return self.ev.values(s);
+                }
+                let mut sum = [0.0; 4];
+                for o in sys.chance_outcomes(s) {
+                    let mut c = *s;
+                    sys.begin_roll(&mut c, o.roll);
+                    let v = self.maxn(&c, depth, true);
+                    for (x, y) in sum.iter_mut().zip(v) {
+                        *x += o.probability * y;
+                    }
+                }
+                sum
+            }
+            Node::Decision => {
+                let plays = self.plays_at(depth, s);
+                if plays.is_empty() {
+                    self.give_back(depth, plays);
+                    let mut c = *s;
+                    sys.end_play(&mut c, &[]);
+                    return self.maxn(&c, depth, true);
+                }
+                let mover = sys.to_move(s) as usize;
+                let mut best = [f64::NEG_INFINITY; 4];
+                for play in plays.iter() {
+                    let v = self.maxn(&child(sys, s, play), depth - 1, false);
+                    if v[mover] > best[mover] {
+                        best = v;
+                    }
+                }
+                self.give_back(depth, plays);
+                best
+            }
+        }
+    }
+}
+
+/// The index of the play expectimax finds best at the decision node `s` (`plays` are its
+/// distinct legal plays); ties go to the first of a shuffled order, so `rng` breaks them.
+pub(crate) fn choose<R: Evaluate>(
+    ev: &Evaluator<'_, R>,
+    s: &R::State,
+    plays: &[Play],
+    spec: &PlayerSpec,
+    rng: &mut GameRng,
+) -> usize {
+    let sys = ev.sys;
+    let mover = sys.to_move(s);
+    let depth = spec.depth.max(1) as usize;
+    let paranoid = match spec.mode {
+        SearchMode::Paranoid => true,
+        SearchMode::MaxN => false,
+        SearchMode::Auto => ev.sides() <= 2,
+    };
+    let mut search = Search {
+        ev,
+        root_team: sys.team(mover),
+        lists: vec![Vec::new(); depth + 1],
+    };
+    // A random order first, then best-first: equal plays are tried in the random order.
+    let mut order: Vec<usize> = (0..plays.len()).collect();
+    for i in (1..order.len()).rev() {
+        let j = crate::sim::uniform_index(rng, i + 1);
+        order.swap(i, j);
+    }
+    if depth >= 2 {
+        let seat = mover as usize;
+        let mut keyed: Vec<(f64, usize)> = order
+            .iter()
+            .map(|&i| (ev.values(&child(sys, s, &plays[i]))[seat], i))
+            .collect();
+        keyed.sort_by(|a, b| b.0.total_cmp(&a.0));
+        order = keyed.into_iter().map(|(_, i)| i).collect();
+    }
+    let mut best_i = order[0];
+    let mut best = f64::NEG_INFINITY;
+    for &i in &order {
+        let c = child(sys, s, &plays[i]);
+        let v = if paranoid {
+            // Only a play better than the best so far matters: search with alpha = best.
+            search.paranoid(&c, depth - 1, best.max(0.0) - TIE, 1.0 + TIE, false)
+        } else {
+            search.maxn(&c, depth - 1, false)[mover as usize]
+        };
+        if v > best + TIE {
+            best = v;
+            best_i = i;
+        }
+    }
+    best_i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::rng_from_seed;
+    use crate::system::SystemRules;
+
+    /// Star1 and alpha-beta return the exact value inside the window and a bound on the right
+    /// side outside it; with a full window they agree with max^n (two sides: the same values).
+    fn check<R: Evaluate>(sys: &R, games: u64) {
+        let ev = Evaluator::new(sys, &[]);
+        let mut rng = rng_from_seed(1);
+        let mut checked = 0;
+        for seed in 0..games {
+            let mut s = sys.initial_state();
+            let mut dice = rng_from_seed(seed);
+            for step in 0..400 {
+                match sys.node(&s) {
+                    Node::Over => break,
+                    Node::Chance => {
+                        let roll = sys.sample_roll(&s, &mut dice);
+                        sys.begin_roll(&mut s, roll);
+                    }
+                    Node::Decision => {
+                        let mut plays = Vec::new();
+                        sys.generate(&s, Orders::Distinct, &mut plays);
+                        if plays.is_empty() {
+                            sys.end_play(&mut s, &[]);
+                            continue;
+                        }
+                        if step % 9 == 0 {
+                            let mover = sys.to_move(&s);
+                            let mut search = Search {
+                                ev: &ev,
+                                root_team: sys.team(mover),
+                                lists: vec![Vec::new(); 3],
+                            };
+                            for play in plays.iter().take(4) {
+                                let c = child(sys, &s, play);
+                                let exact = search.maxn(&c, 1, false)[mover as usize];
+                                let full = search.paranoid(&c, 1, -1.0, 2.0, false);
+                                assert!((exact - full).abs() < 1e-9, "{exact} {full}");
+                                let (a, b) = (exact - 0.05, exact + 0.05);
+                                let inside = search.paranoid(&c, 1, a, b, false);
+                                assert!((inside - exact).abs() < 1e-9);
+                                let low = search.paranoid(&c, 1, exact + 0.01, exact + 0.2, false);
+                                assert!(low <= exact + 0.01 + 1e-12, "{low} {exact}");
+                                let high = search.paranoid(&c, 1, exact - 0.2, exact - 0.01, false);
+                                assert!(high >= exact - 0.01 - 1e-12, "{high} {exact}");
+                                checked += 1;
+                            }
+                        }
+                        let i = crate::sim::uniform_index(&mut rng, plays.len());
+                        s = child(sys, &s, &plays[i]);
+                    }
+                }
+            }
+        }
+        assert!(checked > 20);
+    }
+
+    #[test]
+    fn star1_agrees_with_plain_expectiminimax() {
+        check(
+            &crate::backgammon::BackgammonRules::standard()
+                .build()
+                .unwrap(),
+            3,
+        );
+        let mut two = crate::parcheesi::ParcheesiRules::parcheesi();
+        two.seats = 2;
+        check(&two.build().unwrap(), 3);
+        let mut classic = crate::classic::ClassicRules::classic();
+        classic.seats = 2;
+        check(&classic.build().unwrap(), 2);
+    }
+}

@@ -1,0 +1,423 @@
+//! The built-in players over every preset and a few option sets: every chosen play is legal,
+//! games driven by them finish, a seed replays the same choices; specs, rollouts and
+//! tournaments.
+
+use pachisi::players::{self, PlayerSpec, RolloutOptions};
+use pachisi::tournament::{TournamentOptions, simulate_lineup, tournament};
+use pachisi::{Error, Game, Node, Play, Rules, variants};
+use proptest::prelude::*;
+
+/// Every preset, and option sets that change what the evaluators read (seats, teams, switches).
+fn rule_sets() -> Vec<Rules> {
+    let mut out: Vec<Rules> = variants()
+        .iter()
+        .map(|v| Rules::preset(v).unwrap())
+        .collect();
+    let with = |v: &str, json: serde_json::Value| Rules::with_options(v, &json).unwrap();
+    out.push(with("parcheesi", serde_json::json!({"seats": 2})));
+    out.push(with(
+        "pachisi-online",
+        serde_json::json!({"seats": 3, "safe_squares": false, "blockades": false}),
+    ));
+    out.push(with(
+        "pachisi-family",
+        serde_json::json!({"teams": false, "seats": 3}),
+    ));
+    out.push(with("pachisi", serde_json::json!({"seats": 2})));
+    out.push(with("backgammon", serde_json::json!({"cube": true})));
+    out
+}
+
+/// Plays `game` to the end (at most `max_actions` rolls and plays): `spec` chooses the plays of
+/// the first `searched` decisions with a choice, `then` the others. Checks that every chosen
+/// play is one of the legal plays; returns the plays made.
+fn drive(game: &mut Game, spec: &str, then: &str, searched: usize, seed: u64) -> Vec<Play> {
+    let mut first = players::from_spec_seeded(spec, seed).unwrap();
+    let mut rest = players::from_spec_seeded(then, seed + 1).unwrap();
+    let mut made = Vec::new();
+    let mut choices = 0;
+    for _ in 0..20_000 {
+        match game.node() {
+            Node::Over => return made,
+            Node::Chance => {
+                game.roll().unwrap();
+            }
+            Node::Decision => {
+                let plays = game.legal_plays();
+                let player = if choices < searched {
+                    &mut first
+                } else {
+                    &mut rest
+                };
+                if plays.len() > 1 {
+                    choices += 1;
+                }
+                let i = player.choose(game).unwrap();
+                assert!(i < plays.len(), "{spec}: index {i} of {}", plays.len());
+                let play = player.choose_play(game).unwrap();
+                assert!(plays.contains(&play), "{spec} chose a play not listed");
+                game.play(&plays[i]).unwrap();
+                made.push(plays[i]);
+            }
+        }
+    }
+    panic!("{}: the game did not end", game.variant());
+}
+
+#[test]
+fn every_player_finishes_games_of_every_rule_set_with_legal_plays() {
+    for rules in rule_sets() {
+        for spec in ["random", "greedy"] {
+            let mut g = Game::new(&rules, 11);
+            drive(&mut g, spec, spec, usize::MAX, 3);
+            assert!(g.is_over() && g.outcome().is_some(), "{}", rules.to_json());
+        }
+        // The search players on the first decisions of a game, greedy for the rest.
+        for spec in [
+            "expectimax:depth=2",
+            "expectimax:depth=2,mode=maxn",
+            "mcts:iterations=60",
+            "mcts:iterations=30,leaf=random,playout_depth=6",
+            "mcts:iterations=30,prior=0",
+        ] {
+            let mut g = Game::new(&rules, 12);
+            drive(&mut g, spec, "greedy", 6, 4);
+            assert!(g.is_over(), "{spec} {}", rules.to_json());
+        }
+    }
+}
+
+#[test]
+fn a_seed_replays_the_same_choices() {
+    for rules in rule_sets() {
+        for spec in [
+            "random",
+            "greedy",
+            "expectimax:depth=2",
+            "mcts:iterations=40",
+        ] {
+            let run = || {
+                let mut g = Game::new(&rules, 5);
+                drive(&mut g, spec, "random", 4, 9)
+            };
+            assert_eq!(run(), run(), "{spec} {}", rules.to_json());
+        }
+    }
+}
+
+#[test]
+fn steps_already_taken_are_respected() {
+    let rules = Rules::preset("backgammon").unwrap();
+    let mut g = Game::new(&rules, 3);
+    g.set_roll(pachisi::Roll::Dice([6, 5])).unwrap();
+    let step = g.legal_steps()[0];
+    g.step(&step).unwrap();
+    for spec in [
+        "random",
+        "greedy",
+        "expectimax:depth=2",
+        "mcts:iterations=50",
+    ] {
+        let play = players::best_play(&g, spec, 1).unwrap();
+        assert!(g.legal_plays().contains(&play), "{spec}");
+        assert_eq!(play.steps()[0], step, "{spec}");
+    }
+}
+
+#[test]
+fn choosing_needs_a_decision() {
+    let mut g = Game::from_preset("parcheesi", 1).unwrap();
+    let mut p = players::from_spec("greedy").unwrap();
+    assert!(matches!(p.choose(&g), Err(Error::WrongPhase(_))));
+    g.roll().unwrap();
+    while g.node() != Node::Decision {
+        g.roll().unwrap();
+    }
+    assert!(p.choose(&g).is_ok());
+}
+
+#[test]
+fn bad_specs_are_clear_errors() {
+    for (spec, needle) in [
+        ("chess", "unknown player `chess`"),
+        ("greedy:depth=2", "`depth` is not a parameter of `greedy`"),
+        (
+            "expectimax:depth=9",
+            "`depth` must be an integer from 1 to 4",
+        ),
+        ("mcts:iterations=0", "`iterations`"),
+        ("mcts:leaf=oracle", "`leaf`"),
+        ("random:risk=1", "`risk` is not a parameter of `random`"),
+        (
+            "greedy:no_such_feature=1",
+            "no parameter or evaluator feature `no_such_feature`",
+        ),
+        ("greedy:risk", "`risk` is not `key=value`"),
+        ("greedy:risk=inf", "`risk` must be a finite number"),
+        ("{\"player\": 3}", "missing `player`"),
+        (
+            "{\"player\": \"greedy\", \"weights\": 2}",
+            "`weights` is an object",
+        ),
+        ("{nope", "not valid JSON"),
+    ] {
+        let err = players::from_spec(spec).err().unwrap();
+        assert!(matches!(err, Error::InvalidPlayer(_)), "{spec}: {err}");
+        assert!(err.to_string().contains(needle), "{spec}: {err}");
+    }
+}
+
+#[test]
+fn specs_round_trip_through_their_canonical_text() {
+    for spec in [
+        "random",
+        "greedy",
+        "greedy:risk=-2,safe=0.5",
+        "expectimax:depth=3,mode=maxn",
+        "mcts:iterations=2000",
+        "mcts:iterations=100,time_ms=50,c=1.5,leaf=greedy,playout_depth=10,prior=0,progress=2",
+    ] {
+        let s: PlayerSpec = spec.parse().unwrap();
+        assert_eq!(s.to_string(), spec);
+        assert_eq!(s.to_string().parse::<PlayerSpec>().unwrap(), s);
+    }
+    let j: PlayerSpec = r#"{"player": "mcts", "iterations": 2000, "risk": -1}"#
+        .parse()
+        .unwrap();
+    assert_eq!(j.to_string(), "mcts:iterations=2000,risk=-1");
+}
+
+#[test]
+fn weights_change_the_choice() {
+    // Greedy with every weight at zero but progress plays the furthest-moving play; with a huge
+    // safe-square weight it prefers the plays ending on safe squares. Both are legal; they
+    // differ in some position of a game.
+    let rules = Rules::preset("parcheesi").unwrap();
+    let mut g = Game::new(&rules, 21);
+    let mut differ = false;
+    let mut a =
+        players::from_spec_seeded("greedy:risk=0,safe=0,blockade=0,home_path=0", 1).unwrap();
+    let mut b = players::from_spec_seeded("greedy:safe=500", 1).unwrap();
+    for _ in 0..400 {
+        match g.node() {
+            Node::Over => break,
+            Node::Chance => {
+                g.roll().unwrap();
+            }
+            Node::Decision => {
+                let (x, y) = (a.choose(&g).unwrap(), b.choose(&g).unwrap());
+                differ |= x != y;
+                g.play(&g.legal_plays()[x]).unwrap();
+            }
+        }
+    }
+    assert!(differ);
+}
+
+#[test]
+fn static_values_are_probabilities_that_teams_share() {
+    for rules in rule_sets() {
+        let mut g = Game::new(&rules, 8);
+        for _ in 0..60 {
+            if g.is_over() {
+                break;
+            }
+            let v = players::static_values(&g, &[]);
+            assert_eq!(v.len(), g.seats() as usize);
+            assert!(v.iter().all(|x| (0.0..=1.0).contains(x)), "{v:?}");
+            if rules.variant() == "pachisi-family" && g.seats() == 4
+                || rules.variant() == "pachisi" && g.seats() == 4
+            {
+                assert!((v[0] - v[2]).abs() < 1e-12 && (v[1] - v[3]).abs() < 1e-12);
+                assert!((v[0] + v[1] - 1.0).abs() < 1e-9);
+            } else {
+                assert!((v.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{v:?}");
+            }
+            if g.is_chance_node() {
+                g.roll().unwrap();
+            } else {
+                let p = players::best_play(&g, "random", 1).unwrap();
+                g.play(&p).unwrap();
+            }
+        }
+        let names: Vec<&str> = players::features(&g).iter().map(|(f, _)| f.name).collect();
+        assert!(
+            names.contains(&"progress") && names.contains(&"risk"),
+            "{names:?}"
+        );
+    }
+}
+
+#[test]
+fn rollouts_do_not_depend_on_threads_and_hints_share_their_dice() {
+    let mut g = Game::from_preset("backgammon", 2).unwrap();
+    g.set_roll(pachisi::Roll::Dice([6, 2])).unwrap();
+    let opts = RolloutOptions {
+        rollouts: 24,
+        policy: "random".into(),
+        seed: 4,
+        threads: Some(1),
+    };
+    let one = players::hint(&g, &opts).unwrap();
+    let two = players::hint(
+        &g,
+        &RolloutOptions {
+            threads: Some(2),
+            ..opts.clone()
+        },
+    )
+    .unwrap();
+    assert_eq!(one, two);
+    assert_eq!(one.len(), g.legal_plays().len());
+    for row in &one {
+        assert_eq!(g.legal_plays()[row.index], row.play);
+        assert_eq!(g.format_play(&row.play), row.notation);
+        assert!((row.win[0] + row.win[1] - 1.0).abs() < 1e-9);
+        assert!(row.diff <= 0.0 && row.diff_stderr >= 0.0);
+    }
+    let e = players::evaluate(&g, &opts).unwrap();
+    assert_eq!(e.rollouts, 24);
+    assert!(e.stderr[0] > 0.0);
+    assert!(matches!(
+        players::hint(&Game::from_preset("backgammon", 2).unwrap(), &opts),
+        Err(Error::WrongPhase(_))
+    ));
+    assert!(
+        players::evaluate(
+            &g,
+            &RolloutOptions {
+                rollouts: 0,
+                ..opts.clone()
+            }
+        )
+        .is_err()
+    );
+    assert!(
+        players::evaluate(
+            &g,
+            &RolloutOptions {
+                policy: "x".into(),
+                ..opts
+            }
+        )
+        .is_err()
+    );
+}
+
+#[test]
+fn tournaments_rotate_seats_and_do_not_depend_on_threads() {
+    let rules = Rules::preset("pachisi-online").unwrap();
+    let mut opts = TournamentOptions::new(&["greedy", "random", "random", "random"], 6, 3);
+    opts.threads = Some(1);
+    let a = tournament(&rules, &opts).unwrap();
+    opts.threads = Some(2);
+    let b = tournament(&rules, &opts).unwrap();
+    assert_eq!(a.games, b.games);
+    assert_eq!(a.players, vec!["greedy", "random"]);
+    assert_eq!(a.seatings.len(), 4);
+    assert_eq!(a.games.len(), 24);
+    for seat in 0..4 {
+        // Greedy sits in every seat once per deal.
+        assert_eq!(a.seatings.iter().filter(|s| s[seat] == 0).count(), 1);
+    }
+    let g = &a.standings[0];
+    assert_eq!((g.games, g.seats), (24, 1));
+    assert!((g.fair - 0.25).abs() < 1e-12);
+    assert!(a.summary().contains("greedy"));
+    // Team games: a rotation by one puts each player on the other team.
+    let classic = Rules::preset("pachisi").unwrap();
+    let t = tournament(
+        &classic,
+        &TournamentOptions::new(&["greedy", "random", "greedy", "random"], 3, 1),
+    )
+    .unwrap();
+    assert_eq!(t.seatings, vec![vec![0, 1, 0, 1], vec![1, 0, 1, 0]]);
+    assert!((t.standings[0].fair - 0.5).abs() < 1e-12);
+    // Bad line-ups.
+    let err = tournament(&rules, &TournamentOptions::new(&["greedy"], 1, 1)).unwrap_err();
+    assert!(matches!(err, Error::InvalidPlayer(_)), "{err}");
+    assert!(
+        tournament(
+            &rules,
+            &TournamentOptions::new(&["greedy", "x", "random", "random"], 1, 1)
+        )
+        .is_err()
+    );
+}
+
+#[test]
+fn two_seat_ratings_are_the_bradley_terry_odds() {
+    let rules = Rules::preset("backgammon").unwrap();
+    let r = tournament(
+        &rules,
+        &TournamentOptions::new(
+            &[
+                "greedy:risk=0,home_points=0,anchor=0,prime=0,bar=0,off=0",
+                "greedy",
+            ],
+            40,
+            2,
+        ),
+    )
+    .unwrap();
+    let a = &r.standings[0];
+    let b = &r.standings[1];
+    assert_eq!(a.wins + b.wins, 80);
+    // The fitted strengths reproduce the observed odds, up to the half game added.
+    let p = (a.wins as f64 + 0.25) / 80.5;
+    let elo = 400.0 * (p / (1.0 - p)).log10();
+    assert!(
+        (a.rating - b.rating - elo).abs() < 1.0,
+        "{} {} {elo}",
+        a.rating,
+        b.rating
+    );
+}
+
+#[test]
+fn lineups_in_simulation_do_not_depend_on_threads() {
+    let rules = Rules::preset("backgammon").unwrap();
+    let lineup = ["greedy", "random"];
+    let a = simulate_lineup(&rules, &lineup, 0..10, 5, Some(1)).unwrap();
+    let mut b = simulate_lineup(&rules, &lineup, 0..4, 5, Some(2)).unwrap();
+    b.extend(simulate_lineup(&rules, &lineup, 4..10, 5, None).unwrap());
+    assert_eq!(a, b);
+    assert!(a.iter().filter(|r| r.winner == 0).count() >= 8);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    /// Random rule sets, seeds and players: every choice is legal and the game ends.
+    #[test]
+    fn random_games_driven_by_players_stay_legal(
+        set in 0usize..10,
+        which in 0usize..4,
+        seed in 0u64..1_000,
+    ) {
+        let sets = rule_sets();
+        let rules = &sets[set % sets.len()];
+        let spec = ["random", "greedy", "expectimax:depth=2", "mcts:iterations=25"][which];
+        let mut g = Game::new(rules, seed);
+        drive(&mut g, spec, "greedy", 3, seed);
+        prop_assert!(g.is_over());
+    }
+}
+
+#[test]
+fn the_players_doc_lists_every_feature_with_its_default_weight() {
+    use pachisi::players::Evaluate;
+    let doc = include_str!("../../docs/PLAYERS.md");
+    let all: [&[pachisi::players::Feature]; 4] = [
+        <pachisi::parcheesi::ParcheesiSystem as Evaluate>::FEATURES,
+        <pachisi::family::FamilySystem as Evaluate>::FEATURES,
+        <pachisi::classic::ClassicSystem as Evaluate>::FEATURES,
+        <pachisi::backgammon::BackgammonSystem as Evaluate>::FEATURES,
+    ];
+    for features in all {
+        for f in features {
+            let row = format!("| `{}` | {} |", f.name, f.weight);
+            assert!(doc.contains(&row), "docs/PLAYERS.md lacks the row {row}");
+        }
+    }
+}

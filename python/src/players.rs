@@ -1,0 +1,280 @@
+//! Players from Python: `pachisi.Player`, best plays, hints and evaluations of a game, and
+//! tournaments (the Rust side; `pachisi/__init__.py` wraps the results).
+
+use crate::convert::{py_to_json, serde_to_py};
+use crate::errors::{Kind, guard, new_err};
+use crate::game::PyGame;
+use crate::moves::PyPlay;
+use crate::rules::rules_from;
+use pachisi::players::RolloutOptions;
+use pachisi::tournament::TournamentOptions;
+use pachisi::{Game, Policy};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use std::sync::Mutex;
+
+/// A player argument from Python: a spec text (`"mcts:iterations=200"`), a spec dict
+/// (`{"player": "mcts", "iterations": 200}`), a `Player`, or (where allowed) a callable.
+#[derive(FromPyObject)]
+pub enum PolicyArg<'py> {
+    /// A spec text.
+    Spec(String),
+    /// Anything else: a dict, a `Player` or a callable.
+    Object(Bound<'py, PyAny>),
+}
+
+impl PolicyArg<'_> {
+    /// The default player of the methods that take one.
+    pub fn greedy() -> Self {
+        PolicyArg::Spec("greedy".to_string())
+    }
+
+    /// The spec text (a dict becomes its JSON text).
+    pub fn spec_text(&self) -> PyResult<String> {
+        match self {
+            PolicyArg::Spec(s) => Ok(s.clone()),
+            PolicyArg::Object(o) if o.is_instance_of::<PyDict>() => {
+                Ok(py_to_json(o, "player spec")?.to_string())
+            }
+            PolicyArg::Object(o) => match o.cast::<PyPlayer>() {
+                Ok(p) => Ok(p.borrow().name.clone()),
+                Err(_) => Err(new_err(
+                    Kind::InvalidPlayer,
+                    "a player spec is a str such as \"greedy\" or a dict such as \
+                     {\"player\": \"greedy\"}",
+                )),
+            },
+        }
+    }
+}
+
+/// A built-in player with its own seeded generator: ``Player("mcts:iterations=500", seed=1)``.
+///
+/// Specs: ``"random"``, ``"greedy"``, ``"expectimax:depth=2"``, ``"mcts:iterations=2000"``, with
+/// evaluator weights such as ``"greedy:risk=-2"``, or the same as a dict
+/// (``{"player": "mcts", "iterations": 2000}``). ``choose(game)`` returns the index of its play
+/// in ``game.legal_plays()``; the search runs with the GIL released.
+#[pyclass(module = "pachisi", name = "Player")]
+pub struct PyPlayer {
+    inner: Mutex<Box<dyn Policy>>,
+    name: String,
+}
+
+impl PyPlayer {
+    fn choose_index(&self, py: Python<'_>, game: &Game) -> PyResult<usize> {
+        py.detach(|| {
+            let mut p = match self.inner.lock() {
+                Ok(p) => p,
+                // A panic interrupted an earlier choice; the player's generator is still usable.
+                Err(poisoned) => poisoned.into_inner(),
+            };
+            guard(|| p.choose(game))
+        })
+    }
+}
+
+#[pymethods]
+impl PyPlayer {
+    #[new]
+    #[pyo3(signature = (spec=PolicyArg::greedy(), seed=0),
+           text_signature = "(spec='greedy', seed=0)")]
+    fn new(spec: PolicyArg<'_>, seed: u64) -> PyResult<Self> {
+        let text = spec.spec_text()?;
+        let inner = guard(|| pachisi::players::from_spec_seeded(&text, seed))?;
+        let name = inner.name();
+        Ok(PyPlayer {
+            inner: Mutex::new(inner),
+            name,
+        })
+    }
+
+    /// The canonical spec (parameters at their defaults left out).
+    #[getter]
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The index in ``game.legal_plays()`` of the play this player chooses.
+    fn choose(&self, py: Python<'_>, game: PyRef<'_, PyGame>) -> PyResult<usize> {
+        self.choose_index(py, &game.inner)
+    }
+
+    /// The play this player chooses in ``game`` (the game is not changed).
+    fn choose_play(&self, py: Python<'_>, game: PyRef<'_, PyGame>) -> PyResult<PyPlay> {
+        let i = self.choose_index(py, &game.inner)?;
+        let play = guard(|| Ok(game.inner.legal_plays()[i]))?;
+        Ok(PyPlay::with_notation(play, game.inner.format_play(&play)))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Player({:?})", self.name)
+    }
+}
+
+/// `Game.best_play`: the play a player chooses; a Python callable is called as
+/// `policy(game, plays)` and returns an index or a play (the slow path).
+pub fn best_play(
+    py: Python<'_>,
+    game: &Bound<'_, PyGame>,
+    policy: PolicyArg<'_>,
+    seed: u64,
+) -> PyResult<PyPlay> {
+    if let PolicyArg::Object(o) = &policy {
+        if let Ok(player) = o.cast::<PyPlayer>() {
+            return player.borrow().choose_play(py, game.borrow());
+        }
+        if o.is_callable() {
+            return call_policy(py, game, o);
+        }
+    }
+    let player = PyPlayer::new(policy, seed)?;
+    player.choose_play(py, game.borrow())
+}
+
+/// The slow path: a Python callable chooses.
+fn call_policy(
+    py: Python<'_>,
+    game: &Bound<'_, PyGame>,
+    policy: &Bound<'_, PyAny>,
+) -> PyResult<PyPlay> {
+    {
+        let plays: Vec<PyPlay> = {
+            let g = game.borrow();
+            let f = g.inner.play_formatter();
+            g.inner
+                .legal_plays()
+                .into_iter()
+                .map(|p| PyPlay::with_formatter(p, f.clone()))
+                .collect()
+        };
+        if plays.is_empty() {
+            return Err(new_err(
+                Kind::WrongPhase,
+                "cannot choose a play: no play is due",
+            ));
+        }
+        let list = PyList::new(py, plays.clone())?;
+        let chosen = policy.call1((game, list))?;
+        if let Ok(i) = chosen.extract::<usize>() {
+            return plays.get(i).cloned().ok_or_else(|| {
+                new_err(
+                    Kind::InvalidPlayer,
+                    format!("the policy chose play {i} of {}", plays.len()),
+                )
+            });
+        }
+        if let Ok(p) = chosen.cast::<PyPlay>() {
+            let p = p.get();
+            if plays.iter().any(|q| q.inner == p.inner) {
+                return Ok(p.clone());
+            }
+            return Err(new_err(
+                Kind::IllegalMove,
+                "the policy chose a play that is not legal here",
+            ));
+        }
+        Err(new_err(
+            Kind::InvalidPlayer,
+            "a policy callable returns an index into the plays, or one of them",
+        ))
+    }
+}
+
+fn rollout_options(
+    rollouts: usize,
+    policy: PolicyArg<'_>,
+    seed: u64,
+    threads: Option<usize>,
+) -> PyResult<RolloutOptions> {
+    Ok(RolloutOptions {
+        rollouts,
+        policy: policy.spec_text()?,
+        seed,
+        threads,
+    })
+}
+
+/// `Game.hint`: every legal play with its win probabilities by rollouts, best first.
+pub fn hint<'py>(
+    py: Python<'py>,
+    game: &Game,
+    rollouts: usize,
+    policy: PolicyArg<'py>,
+    seed: u64,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyList>> {
+    let opts = rollout_options(rollouts, policy, seed, threads)?;
+    let rows = py.detach(|| guard(|| pachisi::players::hint(game, &opts)))?;
+    let formatter = game.play_formatter();
+    let out = PyList::empty(py);
+    for row in rows {
+        let d = PyDict::new(py);
+        d.set_item("index", row.index)?;
+        d.set_item("play", PyPlay::with_formatter(row.play, formatter.clone()))?;
+        d.set_item("notation", row.notation)?;
+        d.set_item("win", row.win)?;
+        d.set_item("stderr", row.stderr)?;
+        d.set_item("diff", row.diff)?;
+        d.set_item("diff_stderr", row.diff_stderr)?;
+        out.append(d)?;
+    }
+    Ok(out)
+}
+
+/// `Game.evaluate`: per-seat win probabilities by rollouts (or the static evaluator when
+/// `rollouts` is 0).
+pub fn evaluate<'py>(
+    py: Python<'py>,
+    game: &Game,
+    rollouts: usize,
+    policy: PolicyArg<'py>,
+    seed: u64,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyAny>> {
+    if rollouts == 0 {
+        let win = guard(|| Ok(pachisi::players::static_values(game, &[])))?;
+        let d = PyDict::new(py);
+        d.set_item("win", win)?;
+        d.set_item("stderr", py.None())?;
+        d.set_item("rollouts", 0)?;
+        d.set_item("unfinished", 0)?;
+        return Ok(d.into_any());
+    }
+    let opts = rollout_options(rollouts, policy, seed, threads)?;
+    let e = py.detach(|| guard(|| pachisi::players::evaluate(game, &opts)))?;
+    serde_to_py(py, &e)
+}
+
+/// Plays a tournament in Rust with the GIL released; `pachisi.tournament` wraps the result.
+#[pyfunction]
+#[pyo3(signature = (rules, players, deals=100, seed=0, threads=None, rotate=true, **options))]
+#[allow(clippy::too_many_arguments)]
+pub fn tournament_raw<'py>(
+    py: Python<'py>,
+    rules: &Bound<'py, PyAny>,
+    players: &Bound<'py, PyAny>,
+    deals: usize,
+    seed: u64,
+    threads: Option<usize>,
+    rotate: bool,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let rules = rules_from(rules, options)?;
+    let mut lineup = Vec::new();
+    for p in players.try_iter()? {
+        lineup.push(p?.extract::<PolicyArg<'_>>()?.spec_text()?);
+    }
+    let opts = TournamentOptions {
+        lineup,
+        deals,
+        seed,
+        rotate,
+        threads,
+    };
+    let result = py.detach(|| guard(|| pachisi::tournament::tournament(&rules, &opts)))?;
+    let out = PyDict::new(py);
+    out.set_item("result", serde_to_py(py, &result)?)?;
+    out.set_item("summary", result.summary())?;
+    out.set_item("rules_json", rules.to_json())?;
+    Ok(out)
+}
