@@ -34,7 +34,7 @@ C_LINK_SHARED := -L$(C_LIB_DIR) -lpachisi -Wl,-rpath,$(abspath $(C_LIB_DIR)) -lm
 C_LINK_STATIC := $(C_STATIC) $(C_STATIC_SYSLIBS)
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-C_SOURCES := examples/c/play_all.c examples/c/simulate.c \
+C_SOURCES := examples/c/play_all.c examples/c/simulate.c examples/c/play_vs_bots.c \
 	tests/c/test_misuse.c tests/c/test_api.c tests/c/test_scenarios.c tests/c/test_players.c
 CXX_SOURCES := examples/cpp/play_all.cpp examples/cpp/simulate.cpp tests/c/test_cpp.cpp
 C_NAMES := $(basename $(C_SOURCES) $(CXX_SOURCES))
@@ -118,25 +118,27 @@ $(C_BUILD)/asan/%: %.cpp $(C_HEADERS) $(C_STATIC)
 ## memory checker per build keeps the run short.
 test-c: c-tools header-check c-programs
 	@set -e; \
-	args_of() { case "$$1" in *test_scenarios) echo "$(C_SCENARIOS)";; *simulate) echo 40;; esac; }; \
+	printf '0\n\n7\nq\n' > $(C_BUILD)/stdin.txt; \
+	args_of() { case "$$1" in *test_scenarios) echo "$(C_SCENARIOS)";; *simulate) echo 40;; \
+		*play_vs_bots) echo "parcheesi greedy 3";; esac; }; \
 	for name in $(C_NAMES); do \
 		log=$(C_BUILD)/shared/$$name.log; \
 		echo "== valgrind, shared library: $$name"; \
-		$(C_VALGRIND) $(C_BUILD)/shared/$$name $$(args_of $$name) > $$log 2>&1 \
+		$(C_VALGRIND) $(C_BUILD)/shared/$$name $$(args_of $$name) < $(C_BUILD)/stdin.txt > $$log 2>&1 \
 			|| { cat $$log; echo "FAILED: $$name (shared library, valgrind)"; exit 1; }; \
 		tail -n 2 $$log; \
 	done; \
 	for name in $(C_NAMES); do \
 		log=$(C_BUILD)/static/$$name.log; \
 		echo "== static library: $$name"; \
-		RUST_BACKTRACE=0 $(C_BUILD)/static/$$name $$(args_of $$name) > $$log 2>&1 \
+		RUST_BACKTRACE=0 $(C_BUILD)/static/$$name $$(args_of $$name) < $(C_BUILD)/stdin.txt > $$log 2>&1 \
 			|| { cat $$log; echo "FAILED: $$name (static library)"; exit 1; }; \
 		tail -n 1 $$log; \
 	done; \
 	for name in $(C_TEST_NAMES); do \
 		log=$(C_BUILD)/asan/$$name.log; \
 		echo "== AddressSanitizer: $$name"; \
-		$(C_ASAN_ENV) $(C_BUILD)/asan/$$name $$(args_of $$name) > $$log 2>&1 \
+		$(C_ASAN_ENV) $(C_BUILD)/asan/$$name $$(args_of $$name) < $(C_BUILD)/stdin.txt > $$log 2>&1 \
 			|| { cat $$log; echo "FAILED: $$name (AddressSanitizer)"; exit 1; }; \
 		tail -n 1 $$log; \
 	done
