@@ -23,7 +23,7 @@ use pachisi::backgammon::{
     BAR, BackgammonRules, BackgammonSystem, BgState, CUBE_CENTRED, FirstRoll, OFF, Phase, reference,
 };
 use pachisi::dice::rng_from_seed;
-use pachisi::{Node, Orders, Play, Roll, RuleSystem, StepKind, SystemRules};
+use pachisi::{Node, Orders, Play, RuleSystem, StepKind, SystemRules};
 use rand::RngExt;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -307,18 +307,6 @@ fn compare(sys: &BackgammonSystem, s: &BgState, coverage: &mut Coverage) -> Resu
     Ok(())
 }
 
-/// Every roll from the chance node `s` (a `Phase::Roll` position).
-fn each_roll(sys: &BackgammonSystem, s: &BgState, mut f: impl FnMut(&BgState)) {
-    for a in 1..=6u8 {
-        for b in a..=6u8 {
-            let mut t = *s;
-            sys.begin_roll(&mut t, Roll::Dice([a, b]));
-            assert_eq!(sys.node(&t), Node::Decision);
-            f(&t);
-        }
-    }
-}
-
 /// `want` chance nodes of random games (uniformly random plays, cube decisions included):
 /// checker-play nodes with their roll taken back, spread evenly over the games walked.
 fn random_chance_nodes(sys: &BackgammonSystem, want: usize, seed: u64) -> Vec<BgState> {
@@ -523,13 +511,6 @@ fn synthetic_chance_nodes(sys: &BackgammonSystem, n: usize, seed: u64) -> Vec<Bg
     out
 }
 
-fn rolls_per_set() -> usize {
-    std::env::var("REFERENCE_ROLLS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0)
-}
-
 /// Runs the comparison on random and synthetic positions of every option set; `budget` is the
 /// number of position-rolls per option set (half random, half synthetic).
 fn run(budget: usize) {
@@ -548,7 +529,7 @@ fn run(budget: usize) {
         let synthetic = synthetic_chance_nodes(&sys, chance_nodes / 2 + 1, 11 + k as u64);
         let mut cov = Coverage::default();
         for s in random.iter().chain(synthetic.iter()) {
-            each_roll(&sys, s, |t| {
+            walk::each_roll(&sys, s, |t| {
                 if let Err(e) = compare(&sys, t, &mut cov)
                     && failures.len() < 20
                 {
@@ -583,7 +564,7 @@ fn run(budget: usize) {
 #[test]
 fn fast_generator_agrees_with_the_reference() {
     let sets = option_sets().len();
-    let budget = rolls_per_set().max(20_000 / sets + 1);
+    let budget = walk::reference_rolls_per_set().max(20_000 / sets + 1);
     run(budget);
 }
 

@@ -15,7 +15,7 @@ mod walk;
 
 use pachisi::classic::{ClassicRules, ClassicState, ClassicSystem, reference};
 use pachisi::dice::rng_from_seed;
-use pachisi::{Node, Orders, Play, Roll, RuleSystem, StepKind, SystemRules};
+use pachisi::{Node, Orders, Play, RuleSystem, StepKind, SystemRules};
 use rand::RngExt;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -184,17 +184,6 @@ fn compare(sys: &ClassicSystem, s: &ClassicState, stats: &mut Seen) -> Result<()
     Ok(())
 }
 
-/// Every throw from the chance node `s`.
-fn each_roll(sys: &ClassicSystem, s: &ClassicState, mut f: impl FnMut(&ClassicState)) {
-    for up in 0..=6u8 {
-        let mut t = *s;
-        sys.begin_roll(&mut t, Roll::Cowries(up));
-        if sys.node(&t) == Node::Decision {
-            f(&t);
-        }
-    }
-}
-
 /// Chance nodes of random games (uniformly random plays): every `every`-th decision node with its
 /// throw taken back.
 fn random_chance_nodes(
@@ -296,13 +285,6 @@ fn synthetic_chance_nodes(sys: &ClassicSystem, n: usize, seed: u64) -> Vec<Class
     out
 }
 
-fn rolls_per_set() -> usize {
-    std::env::var("REFERENCE_ROLLS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0)
-}
-
 /// Runs the comparison on random and synthetic positions of every option set; `budget` is the
 /// number of position-rolls per option set (half random, half synthetic). Returns the count.
 fn run(budget: usize) -> usize {
@@ -317,7 +299,7 @@ fn run(budget: usize) -> usize {
         let synthetic = synthetic_chance_nodes(&sys, chance_nodes - random.len(), 11);
         let mut count = 0;
         for s in random.iter().chain(synthetic.iter()) {
-            each_roll(&sys, s, |t| {
+            walk::each_roll(&sys, s, |t| {
                 count += 1;
                 if let Err(e) = compare(&sys, t, &mut stats)
                     && failures.len() < 20
@@ -363,7 +345,7 @@ fn run(budget: usize) -> usize {
 #[test]
 fn fast_generator_agrees_with_the_reference() {
     let sets = option_sets().len();
-    let budget = rolls_per_set().max(56_000 / sets + 1);
+    let budget = walk::reference_rolls_per_set().max(56_000 / sets + 1);
     assert!(run(budget) >= 20_000);
 }
 

@@ -22,7 +22,7 @@ mod walk;
 
 use pachisi::dice::rng_from_seed;
 use pachisi::family::{FamilyRules, FamilyState, FamilySystem, reference};
-use pachisi::{Node, Orders, Play, Roll, RuleSystem, SystemRules};
+use pachisi::{Node, Orders, Play, RuleSystem, SystemRules};
 use rand::RngExt;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -219,19 +219,6 @@ fn compare(sys: &FamilySystem, s: &FamilyState, parse_pick: usize) -> Result<(),
     Ok(())
 }
 
-/// Every roll from the chance node `s`.
-fn each_roll(sys: &FamilySystem, s: &FamilyState, mut f: impl FnMut(&FamilyState)) {
-    for a in 1..=6u8 {
-        for b in a..=6u8 {
-            let mut t = *s;
-            sys.begin_roll(&mut t, Roll::Dice([a, b]));
-            if sys.node(&t) == Node::Decision {
-                f(&t);
-            }
-        }
-    }
-}
-
 /// Chance nodes of random games (uniformly random plays): every `every`-th decision node with
 /// its roll taken back.
 fn random_chance_nodes(
@@ -345,13 +332,6 @@ fn synthetic_chance_nodes(sys: &FamilySystem, n: usize, seed: u64) -> Vec<Family
     out
 }
 
-fn rolls_per_set() -> usize {
-    std::env::var("REFERENCE_ROLLS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0)
-}
-
 /// Runs the comparison on random and synthetic positions of every option set; `budget` is the
 /// number of position-rolls per option set (half random, half synthetic). Returns the number of
 /// position-rolls compared.
@@ -369,7 +349,7 @@ fn run(budget: usize) -> usize {
             .take(chance_nodes - chance_nodes / 2)
             .chain(synthetic.iter())
         {
-            each_roll(&sys, s, |t| {
+            walk::each_roll(&sys, s, |t| {
                 count += 1;
                 if let Err(e) = compare(&sys, t, count)
                     && failures.len() < 20
@@ -389,7 +369,7 @@ fn run(budget: usize) -> usize {
 #[test]
 fn fast_generator_agrees_with_the_reference() {
     let sets = option_sets().len();
-    let budget = rolls_per_set().max(20_000 / sets + 1);
+    let budget = walk::reference_rolls_per_set().max(20_000 / sets + 1);
     let total = run(budget);
     assert!(total >= 20_000, "only {total} position-rolls");
 }

@@ -14,7 +14,7 @@ mod walk;
 
 use pachisi::dice::rng_from_seed;
 use pachisi::parcheesi::{ParcheesiRules, ParcheesiState, ParcheesiSystem, reference};
-use pachisi::{Node, Orders, Play, Roll, RuleSystem, SystemRules};
+use pachisi::{Node, Orders, Play, RuleSystem, SystemRules};
 use rand::RngExt;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -158,19 +158,6 @@ fn compare(sys: &ParcheesiSystem, s: &ParcheesiState) -> Result<(), String> {
     Ok(())
 }
 
-/// Every roll from the chance node `s`.
-fn each_roll(sys: &ParcheesiSystem, s: &ParcheesiState, mut f: impl FnMut(&ParcheesiState)) {
-    for a in 1..=6u8 {
-        for b in a..=6u8 {
-            let mut t = *s;
-            sys.begin_roll(&mut t, Roll::Dice([a, b]));
-            if sys.node(&t) == Node::Decision {
-                f(&t);
-            }
-        }
-    }
-}
-
 /// Chance nodes of random games (uniformly random plays): every `every`-th decision node with
 /// its roll taken back (the notation without the fields of a roll being played).
 fn random_chance_nodes(
@@ -257,13 +244,6 @@ fn synthetic_chance_nodes(sys: &ParcheesiSystem, n: usize, seed: u64) -> Vec<Par
     out
 }
 
-fn rolls_per_set() -> usize {
-    std::env::var("REFERENCE_ROLLS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0)
-}
-
 /// Runs the comparison on random and synthetic positions of every option set; `budget` is the
 /// number of position-rolls per option set (half random, half synthetic).
 fn run(budget: usize) {
@@ -280,7 +260,7 @@ fn run(budget: usize) {
             .take(chance_nodes - chance_nodes / 2)
             .chain(synthetic.iter())
         {
-            each_roll(&sys, s, |t| {
+            walk::each_roll(&sys, s, |t| {
                 count += 1;
                 if let Err(e) = compare(&sys, t)
                     && failures.len() < 20
@@ -299,6 +279,6 @@ fn run(budget: usize) {
 #[test]
 fn fast_generator_agrees_with_the_reference() {
     let sets = option_sets().len();
-    let budget = rolls_per_set().max(20_000 / sets + 1);
+    let budget = walk::reference_rolls_per_set().max(20_000 / sets + 1);
     run(budget);
 }

@@ -47,3 +47,26 @@ pub fn for_each_decision<R: RuleSystem>(
     }
     visits
 }
+
+/// Calls `f` with the position after each roll of the chance node `s` that leaves a decision
+/// (every outcome of `RuleSystem::chance_outcomes`).
+#[allow(dead_code)] // not every test that walks games compares generators
+pub fn each_roll<R: RuleSystem>(sys: &R, s: &R::State, mut f: impl FnMut(&R::State)) {
+    for outcome in sys.chance_outcomes(s) {
+        let mut t = *s;
+        sys.begin_roll(&mut t, outcome.roll);
+        if sys.node(&t) == Node::Decision {
+            f(&t);
+        }
+    }
+}
+
+/// Position-rolls per option set asked for by the `REFERENCE_ROLLS` environment variable (0
+/// when unset: each test then runs its own default).
+#[allow(dead_code)]
+pub fn reference_rolls_per_set() -> usize {
+    std::env::var("REFERENCE_ROLLS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
+}
