@@ -9,6 +9,8 @@
 //! home and near home, the own end square at 9 and 77, partners and opponents around one square).
 //! `REFERENCE_ROLLS` sets how many position-rolls per option set.
 
+#[path = "common/compare.rs"]
+mod compare;
 #[path = "common/walk.rs"]
 #[allow(dead_code)]
 mod walk;
@@ -137,41 +139,14 @@ fn compare(sys: &ClassicSystem, s: &ClassicState, stats: &mut Seen) -> Result<()
         stats.wins += over as usize;
         stats.extra_throws += (!over && b.1 == s.turn) as usize;
         stats.skipped_colours += (!over && b.1 != s.turn && b.1 != (s.turn + 1) % 4) as usize;
-        if !seen.insert(b) {
-            return Err(format!(
-                "{}: two plays reach one position (`{text}`)",
-                here()
-            ));
-        }
-        let Some(ok) = by_result.get(&b) else {
-            return Err(format!(
-                "{}: `{text}` (to {b:?}) is not legal by the reference (legal: {:?})",
-                here(),
-                by_result.iter().collect::<Vec<_>>()
-            ));
-        };
-        if !ok.contains(&text) {
-            return Err(format!(
-                "{}: `{text}` reaches a legal position, but the reference reaches it by {ok:?}",
-                here()
-            ));
-        }
-        if !texts.insert(text.clone()) {
-            return Err(format!("{}: `{text}` is listed twice", here()));
-        }
+        compare::check_listed(&by_result, &mut seen, &mut texts, b, &text)
+            .map_err(|e| format!("{}: {e}", here()))?;
         match sys.parse_play(s, &text) {
             Ok(q) if q == *p => {}
             other => return Err(format!("{}: `{text}` parses to {other:?}", here())),
         }
     }
-    if seen.len() != by_result.len() {
-        let missing: Vec<&BTreeSet<String>> = by_result
-            .iter()
-            .filter(|(b, _)| !seen.contains(*b))
-            .map(|(_, t)| t)
-            .collect();
-        return Err(format!("{}: the fast generator misses {missing:?}", here()));
-    }
+    compare::check_complete(&by_result, &seen).map_err(|e| format!("{}: {e}", here()))?;
     // Every order the step-by-step interface walks ends on a position the reference reaches.
     let mut all: Vec<Play> = Vec::new();
     sys.generate(s, Orders::All, &mut all);

@@ -16,6 +16,8 @@
 //! entry tries; a seat whose pieces are all home). `REFERENCE_ROLLS=N` sets the position-rolls
 //! per option set for a long run.
 
+#[path = "common/compare.rs"]
+mod compare;
 #[path = "common/walk.rs"]
 #[allow(dead_code)]
 mod walk;
@@ -161,28 +163,8 @@ fn compare(sys: &FamilySystem, s: &FamilyState, parse_pick: usize) -> Result<(),
         sys.end_play(&mut t, p.steps());
         let b = board_of(&t);
         let text = sys.format_play(s, p);
-        if !seen.insert(b) {
-            return Err(format!(
-                "{}: two plays reach one position (`{text}`)",
-                here()
-            ));
-        }
-        let Some(ok) = by_board.get(&b) else {
-            return Err(format!(
-                "{}: `{text}` is not legal by the reference (legal: {:?})",
-                here(),
-                by_board.values().collect::<Vec<_>>()
-            ));
-        };
-        if !ok.contains(&text) {
-            return Err(format!(
-                "{}: `{text}` reaches a legal position, but the reference reaches it by {ok:?}",
-                here()
-            ));
-        }
-        if !texts.insert(text.clone()) {
-            return Err(format!("{}: `{text}` is listed twice", here()));
-        }
+        compare::check_listed(&by_board, &mut seen, &mut texts, b, &text)
+            .map_err(|e| format!("{}: {e}", here()))?;
         // `parse_play` returns the first play of every order written so: that must be this
         // one. Calling it (a generation and a notation per play) for one play of each
         // position-roll keeps the run short; the list checks the others the same way.
@@ -197,14 +179,7 @@ fn compare(sys: &FamilySystem, s: &FamilyState, parse_pick: usize) -> Result<(),
             }
         }
     }
-    if seen.len() != by_board.len() {
-        let missing: Vec<&BTreeSet<String>> = by_board
-            .iter()
-            .filter(|(b, _)| !seen.contains(*b))
-            .map(|(_, t)| t)
-            .collect();
-        return Err(format!("{}: the fast generator misses {missing:?}", here()));
-    }
+    compare::check_complete(&by_board, &seen).map_err(|e| format!("{}: {e}", here()))?;
     // Every order: what the step-by-step interface offers is exactly what the reference allows.
     let fast_all: BTreeSet<&String> = all_texts.iter().collect();
     let reference_all: BTreeSet<&String> = by_board.values().flatten().collect();

@@ -8,6 +8,8 @@
 //! reached only by going round). `REFERENCE_ROLLS` sets how many position-rolls per option set
 //! (`make test-reference-long` runs a million in all).
 
+#[path = "common/compare.rs"]
+mod compare;
 #[path = "common/walk.rs"]
 #[allow(dead_code)]
 mod walk;
@@ -123,38 +125,14 @@ fn compare(sys: &ParcheesiSystem, s: &ParcheesiState) -> Result<(), String> {
         sys.end_play(&mut t, p.steps());
         let b = board_of(&t, sys.seats());
         let text = sys.format_play(s, p);
-        if !seen.insert(b) {
-            return Err(format!("{}: two plays reach one board (`{text}`)", here()));
-        }
-        let Some(ok) = by_board.get(&b) else {
-            return Err(format!(
-                "{}: `{text}` is not legal by the reference (legal: {:?})",
-                here(),
-                by_board.values().collect::<Vec<_>>()
-            ));
-        };
-        if !ok.contains(&text) {
-            return Err(format!(
-                "{}: `{text}` reaches a legal board, but the reference reaches it by {ok:?}",
-                here()
-            ));
-        }
-        if !texts.insert(text.clone()) {
-            return Err(format!("{}: `{text}` is listed twice", here()));
-        }
+        compare::check_listed(&by_board, &mut seen, &mut texts, b, &text)
+            .map_err(|e| format!("{}: {e}", here()))?;
         match sys.parse_play(s, &text) {
             Ok(q) if q == *p => {}
             other => return Err(format!("{}: `{text}` parses to {other:?}", here())),
         }
     }
-    if seen.len() != by_board.len() {
-        let missing: Vec<&BTreeSet<String>> = by_board
-            .iter()
-            .filter(|(b, _)| !seen.contains(*b))
-            .map(|(_, t)| t)
-            .collect();
-        return Err(format!("{}: the fast generator misses {missing:?}", here()));
-    }
+    compare::check_complete(&by_board, &seen).map_err(|e| format!("{}: {e}", here()))?;
     Ok(())
 }
 

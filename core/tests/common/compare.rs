@@ -1,0 +1,53 @@
+//! The checks every differential test makes of a fast generator's plays against its reference
+//! generator's: `reference` maps each resulting position the reference reaches to the notations
+//! of the plays reaching it.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Debug;
+
+/// One listed fast play, reaching `position` and written `text`: its position is new among the
+/// fast plays and legal by the reference, its notation one the reference gives for that
+/// position and not listed before.
+pub fn check_listed<B: Ord + Debug>(
+    reference: &BTreeMap<B, BTreeSet<String>>,
+    seen: &mut BTreeSet<B>,
+    texts: &mut BTreeSet<String>,
+    position: B,
+    text: &str,
+) -> Result<(), String> {
+    let Some(ok) = reference.get(&position) else {
+        return Err(format!(
+            "`{text}` (to {position:?}) is not legal by the reference (legal: {:?})",
+            reference.values().collect::<Vec<_>>()
+        ));
+    };
+    if !ok.contains(text) {
+        return Err(format!(
+            "`{text}` reaches a legal position, but the reference reaches it by {ok:?}"
+        ));
+    }
+    if !seen.insert(position) {
+        return Err(format!("two plays reach one position (`{text}`)"));
+    }
+    if !texts.insert(text.to_string()) {
+        return Err(format!("`{text}` is listed twice"));
+    }
+    Ok(())
+}
+
+/// After every fast play: each position the reference reaches was listed.
+pub fn check_complete<B: Ord>(
+    reference: &BTreeMap<B, BTreeSet<String>>,
+    seen: &BTreeSet<B>,
+) -> Result<(), String> {
+    let missing: Vec<&BTreeSet<String>> = reference
+        .iter()
+        .filter(|(b, _)| !seen.contains(*b))
+        .map(|(_, t)| t)
+        .collect();
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("the fast generator misses {missing:?}"))
+    }
+}
