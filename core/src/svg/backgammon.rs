@@ -9,8 +9,7 @@
 //! label, and none crosses the checkers of the points it passes.
 
 use super::{
-    Facts, LegendEntry, arrow, circle, document, legend, moving_steps, numeral, pending_roll,
-    roll_picture, route, text,
+    Facts, Footer, LegendEntry, arrow, circle, moving_steps, numeral, route, text, with_footer,
 };
 use crate::backgammon::{BAR, OFF};
 use crate::{Game, Place};
@@ -298,35 +297,23 @@ impl<'a> BackgammonPicture<'a> {
 
     fn render(&self) -> String {
         let u = self.unit;
-        let font = u * 0.42;
         // Under the board and its labels: the legend with the pip counts, then the pending roll
         // and the caption.
-        let mut footer = String::new();
-        let legend_y = legend(
-            &mut footer,
-            &self.legend_entries(),
-            (self.pad, self.bottom() + 1.25 * u),
-            14.0 * u,
-            font,
-            (!self.game.is_over()).then(|| self.game.to_move()),
-        );
-        let roll_y = legend_y + 1.05 * u;
-        let roll = pending_roll(self.game);
-        let mut caption_x = self.pad;
-        if roll.is_some() {
-            caption_x += roll_picture(&mut footer, roll, (self.pad, roll_y), u * 0.9) + u * 0.3;
-        }
-        document(
-            (self.width, roll_y + 0.75 * u + self.pad),
-            (caption_x, roll_y + font * 0.36),
-            font,
-            self.game,
-            |out| {
-                self.board(out);
-                self.pieces(out);
-                self.last_play(out);
-                out.push_str(&footer);
-            },
-        )
+        let footer = Footer {
+            origin: (self.pad, self.bottom() + 1.25 * u),
+            width: 14.0 * u,
+            font: u * 0.42,
+            roll_gap: 1.05 * u,
+            die: u * 0.9,
+            after_roll: u * 0.3,
+            below_roll: 0.75 * u,
+            pad: self.pad,
+            page_width: self.width,
+        };
+        with_footer(self.game, &self.legend_entries(), &footer, |out| {
+            self.board(out);
+            self.pieces(out);
+            self.last_play(out);
+        })
     }
 }

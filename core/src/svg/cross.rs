@@ -18,8 +18,7 @@
 //! pieces home in the middle, near the centre point.
 
 use super::{
-    Facts, LegendEntry, arrow, circle, document, escape, legend, moving_steps, numeral,
-    pending_roll, roll_picture, route,
+    Facts, Footer, LegendEntry, arrow, circle, escape, moving_steps, numeral, route, with_footer,
 };
 use crate::board::{TRACK_LEN, is_entry};
 use crate::{CharkoniStage, Game, NO_PIECE, PieceView, Place};
@@ -421,35 +420,23 @@ impl<'a> CrossPicture<'a> {
 
     fn render(&self) -> String {
         let c = self.cell;
-        let font = c * 0.62;
         // Under the board: the legend, then the pending roll and the caption.
-        let mut footer = String::new();
-        let legend_y = legend(
-            &mut footer,
-            &self.legend_entries(),
-            (self.pad, self.pad + 20.0 * c),
-            19.0 * c,
-            font,
-            (!self.game.is_over()).then(|| self.game.to_move()),
-        );
-        let roll_y = legend_y + 1.45 * c;
-        let roll = pending_roll(self.game);
-        let mut caption_x = self.pad;
-        if roll.is_some() {
-            caption_x += roll_picture(&mut footer, roll, (self.pad, roll_y), c * 1.25) + c * 0.4;
-        }
-        document(
-            (self.width, roll_y + c + self.pad),
-            (caption_x, roll_y + font * 0.36),
-            font,
-            self.game,
-            |out| {
-                self.board(out);
-                self.pieces(out);
-                self.last_play(out);
-                out.push_str(&footer);
-            },
-        )
+        let footer = Footer {
+            origin: (self.pad, self.pad + 20.0 * c),
+            width: 19.0 * c,
+            font: c * 0.62,
+            roll_gap: 1.45 * c,
+            die: c * 1.25,
+            after_roll: c * 0.4,
+            below_roll: c,
+            pad: self.pad,
+            page_width: self.width,
+        };
+        with_footer(self.game, &self.legend_entries(), &footer, |out| {
+            self.board(out);
+            self.pieces(out);
+            self.last_play(out);
+        })
     }
 }
 

@@ -463,6 +463,58 @@ fn cowrie(out: &mut String, (x, y): (f64, f64), d: f64, up: bool) {
     out.push_str("</g>");
 }
 
+/// Where the footer under a board goes and at what scale: the legend from `origin` within
+/// `width`, the pending roll `roll_gap` below the legend's last baseline, `die` high and
+/// followed by `after_roll` before the caption, and the document ending `below_roll + pad` under
+/// the roll. The two board pictures differ only in these numbers.
+pub(super) struct Footer {
+    pub origin: (f64, f64),
+    pub width: f64,
+    pub font: f64,
+    pub roll_gap: f64,
+    pub die: f64,
+    pub after_roll: f64,
+    pub below_roll: f64,
+    pub pad: f64,
+    pub page_width: f64,
+}
+
+/// The whole picture: what `draw` writes (the board), then the legend of `entries`, the pending
+/// roll and the caption laid out by `footer`.
+pub(super) fn with_footer(
+    game: &Game,
+    entries: &[LegendEntry],
+    footer: &Footer,
+    draw: impl FnOnce(&mut String),
+) -> String {
+    let mut below = String::new();
+    let legend_y = legend(
+        &mut below,
+        entries,
+        footer.origin,
+        footer.width,
+        footer.font,
+        (!game.is_over()).then(|| game.to_move()),
+    );
+    let roll_y = legend_y + footer.roll_gap;
+    let roll = pending_roll(game);
+    let mut caption_x = footer.pad;
+    if roll.is_some() {
+        caption_x +=
+            roll_picture(&mut below, roll, (footer.pad, roll_y), footer.die) + footer.after_roll;
+    }
+    document(
+        (footer.page_width, roll_y + footer.below_roll + footer.pad),
+        (caption_x, roll_y + footer.font * 0.36),
+        footer.font,
+        game,
+        |out| {
+            draw(out);
+            out.push_str(&below);
+        },
+    )
+}
+
 /// The SVG document: the background, the arrow marker, what `draw` writes, and the caption
 /// (left-aligned at `caption_at`).
 pub(super) fn document(
