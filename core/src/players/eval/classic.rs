@@ -1,6 +1,6 @@
 //! The evaluator of Classic Pachisi.
 
-use super::{Evaluate, Feature, ON_ROLL_RISK, Row, moves_first};
+use super::{Evaluate, Feature, OFF_TRACK, ON_ROLL_RISK, Row, moves_first, multiply_misses};
 use crate::classic::{
     COLOURS, ClassicState, ClassicSystem, END_SQUARE_AGAIN, HOME, LOOP_LEN, NOT_ENTERED, PIECES,
     SHELLS,
@@ -19,8 +19,6 @@ const STRETCH: usize = 6;
 
 /// Positions after the loop: up the own middle column to the charkoni.
 const STRETCH_START: u8 = END_SQUARE_AGAIN + 1;
-
-const OFF_LOOP: u8 = u8::MAX;
 
 impl ClassicSystem {
     /// The colours a seat plays: its own, or its team's two with two seats (C-B).
@@ -95,7 +93,7 @@ impl Evaluate for ClassicSystem {
 
     fn features(&self, s: &ClassicState, out: &mut [Row; 4]) {
         let reach = self.move_probabilities();
-        let mut square = [[OFF_LOOP; PIECES]; COLOURS];
+        let mut square = [[OFF_TRACK; PIECES]; COLOURS];
         // Pieces of each team on each loop square.
         let mut team_count = [[0u8; LOOP_LEN as usize]; 2];
         for c in 0..COLOURS {
@@ -115,7 +113,7 @@ impl Evaluate for ClassicSystem {
                 row[UNENTERED] += (p == NOT_ENTERED) as u8 as f64;
                 row[STRETCH] += (STRETCH_START..HOME).contains(&p) as u8 as f64;
                 let sq = square[c][i];
-                if sq == OFF_LOOP {
+                if sq == OFF_TRACK {
                     continue;
                 }
                 if own.iter().filter(|&&q| q == p).count() >= 2 {
@@ -135,16 +133,9 @@ impl Evaluate for ClassicSystem {
                 for a in
                     (0..COLOURS).filter(|&a| a % 2 != c % 2 && moves_first(turn, c, a, COLOURS))
                 {
-                    for (j, &sq_a) in square[a].iter().enumerate() {
-                        if sq_a == OFF_LOOP {
-                            continue;
-                        }
-                        let d =
-                            (sq as usize + LOOP_LEN as usize - sq_a as usize) % LOOP_LEN as usize;
-                        if s.pieces[a][j] as usize + d <= END_SQUARE_AGAIN as usize {
-                            p_missed *= 1.0 - reach[d];
-                        }
-                    }
+                    multiply_misses(&mut p_missed, sq, &square[a], LOOP_LEN, &reach, |j, d| {
+                        s.pieces[a][j] as usize + d <= END_SQUARE_AGAIN as usize
+                    });
                 }
                 row[RISK] += (1.0 - p_missed) * p as f64;
             }

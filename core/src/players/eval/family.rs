@@ -1,6 +1,6 @@
 //! The evaluator of Family Pachisi.
 
-use super::{Evaluate, Feature, ON_ROLL_RISK, REACH, Row, moves_first};
+use super::{Evaluate, Feature, OFF_TRACK, ON_ROLL_RISK, REACH, Row, moves_first, multiply_misses};
 use crate::board::{TRACK_LEN, entry_square, is_safe, side_of_seat};
 use crate::family::{
     FamilyState, FamilySystem, GOAL, GOAL_STRETCH, LAP_END, PIECES, START_AREA, START_SQUARE,
@@ -15,8 +15,6 @@ const RISK: usize = 3;
 const SAFE: usize = 4;
 const GATES: usize = 5;
 const STRETCH: usize = 6;
-
-const OFF_TRACK: u8 = u8::MAX;
 
 impl FamilySystem {
     fn partner_of(&self, seat: u8) -> Option<u8> {
@@ -115,16 +113,9 @@ impl Evaluate for FamilySystem {
                     if is_safe(sq) && !their_start {
                         continue;
                     }
-                    for (j, &sq_a) in square[a].iter().enumerate() {
-                        if sq_a == OFF_TRACK {
-                            continue;
-                        }
-                        let d =
-                            (sq as usize + TRACK_LEN as usize - sq_a as usize) % TRACK_LEN as usize;
-                        if d < REACH.len() && s.pos[a][j] as usize + d <= LAP_END as usize {
-                            p_missed *= 1.0 - REACH[d];
-                        }
-                    }
+                    multiply_misses(&mut p_missed, sq, &square[a], TRACK_LEN, &REACH, |j, d| {
+                        s.pos[a][j] as usize + d <= LAP_END as usize
+                    });
                     if their_start && s.pos[a].contains(&START_AREA) {
                         // A die showing five enters on the start square.
                         p_missed *= 1.0 - 11.0 / 36.0;

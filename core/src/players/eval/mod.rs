@@ -256,6 +256,33 @@ pub(crate) const fn two_dice_reach(d: usize) -> u32 {
     n
 }
 
+/// A piece off the looping track (in a nest, start area or home column) in the per-seat square
+/// tables the evaluators build for [`multiply_misses`].
+pub(crate) const OFF_TRACK: u8 = u8::MAX;
+
+/// Multiplies `p_missed` by the chance that each attacking piece misses `target` on a looping
+/// track of `len` squares: piece `j` on square `attackers[j]` ([`OFF_TRACK`] when off it) hits
+/// with chance `reach[d]`, `d` squares behind the target, when `may_reach(j, d)` (it would not
+/// turn off the track first). Sequential, so every evaluator rounds the same way.
+pub(crate) fn multiply_misses(
+    p_missed: &mut f64,
+    target: u8,
+    attackers: &[u8],
+    len: u8,
+    reach: &[f64],
+    mut may_reach: impl FnMut(usize, usize) -> bool,
+) {
+    for (j, &from) in attackers.iter().enumerate() {
+        if from == OFF_TRACK {
+            continue;
+        }
+        let d = (target as usize + len as usize - from as usize) % len as usize;
+        if d < reach.len() && may_reach(j, d) {
+            *p_missed *= 1.0 - reach[d];
+        }
+    }
+}
+
 /// [`two_dice_reach`] for 0..=12 as probabilities.
 pub(crate) const REACH: [f64; 13] = {
     let mut t = [0.0; 13];
@@ -279,5 +306,19 @@ mod tests {
         assert_eq!(two_dice_reach(6), 16);
         assert_eq!(two_dice_reach(12), 1);
         assert_eq!(two_dice_reach(13), 0);
+    }
+
+    #[test]
+    fn misses_multiply_over_pieces_in_reach() {
+        let mut p = 1.0;
+        // 6 behind (reachable), off the track, 20 behind (out of reach), 3 behind but barred.
+        multiply_misses(&mut p, 10, &[4, OFF_TRACK, 58, 7], 68, &REACH, |j, _| {
+            j != 3
+        });
+        assert_eq!(p, 1.0 - REACH[6]);
+        // Wrapping round the track: square 66 is 4 behind square 2.
+        let mut q = 1.0;
+        multiply_misses(&mut q, 2, &[66], 68, &REACH, |_, d| d == 4);
+        assert_eq!(q, 1.0 - REACH[4]);
     }
 }

@@ -1,6 +1,6 @@
 //! The evaluator of Parcheesi and Online Pachisi.
 
-use super::{Evaluate, Feature, ON_ROLL_RISK, REACH, Row, moves_first};
+use super::{Evaluate, Feature, OFF_TRACK, ON_ROLL_RISK, REACH, Row, moves_first, multiply_misses};
 use crate::board::{TRACK_LEN, entry_square, is_safe, side_of_seat, square_at};
 use crate::parcheesi::{
     BRANCH, HOME, HOME_PATH, LAP, LAP_END, NEST, PIECES, ParcheesiState, ParcheesiSystem,
@@ -17,8 +17,6 @@ const BLOCKADE: usize = 5;
 const HOME_PATH_F: usize = 6;
 
 /// Not on the shared track.
-const OFF_TRACK: u8 = u8::MAX;
-
 /// Squares travelled by a piece: 0 in the nest, 72 home; a piece that went round the branch
 /// square (73..=76) stands behind its entry square again.
 fn progress(p: u8) -> f64 {
@@ -129,19 +127,19 @@ impl Evaluate for ParcheesiSystem {
                 let n = seats as usize;
                 for a in (0..n).filter(|&a| moves_first(turn, v, a, n)) {
                     if !safe {
-                        for (j, &sq_a) in square[a].iter().enumerate() {
-                            if sq_a == OFF_TRACK {
-                                continue;
-                            }
-                            let d = (sq as usize + TRACK_LEN as usize - sq_a as usize)
-                                % TRACK_LEN as usize;
-                            let pa = pieces[a][j];
-                            // A piece before its branch square turns into its home path there.
-                            let stays = pa > BRANCH || pa as usize + d <= BRANCH as usize;
-                            if d < REACH.len() && (stays || r.go_round_again) {
-                                p_missed *= 1.0 - REACH[d];
-                            }
-                        }
+                        multiply_misses(
+                            &mut p_missed,
+                            sq,
+                            &square[a],
+                            TRACK_LEN,
+                            &REACH,
+                            |j, d| {
+                                let pa = pieces[a][j];
+                                // A piece before its branch square turns into its home path there.
+                                let stays = pa > BRANCH || pa as usize + d <= BRANCH as usize;
+                                stays || r.go_round_again
+                            },
+                        );
                     }
                     let side_a = side_of_seat(a as u8, seats);
                     if r.entry_capture && sq == entry_square(side_a) && pieces[a].contains(&NEST) {
