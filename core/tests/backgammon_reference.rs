@@ -528,15 +528,10 @@ fn run(budget: usize) {
         );
         let synthetic = synthetic_chance_nodes(&sys, chance_nodes / 2 + 1, 11 + k as u64);
         let mut cov = Coverage::default();
-        for s in random.iter().chain(synthetic.iter()) {
-            walk::each_roll(&sys, s, |t| {
-                if let Err(e) = compare(&sys, t, &mut cov)
-                    && failures.len() < 20
-                {
-                    failures.push(format!("[{name}] {e}"));
-                }
-            });
-        }
+        let nodes = random.iter().chain(synthetic.iter());
+        walk::compare_each_roll(&sys, &name, nodes, &mut failures, |t, _| {
+            compare(&sys, t, &mut cov)
+        });
         total.add(&cov);
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -272,17 +272,10 @@ fn run(budget: usize) -> usize {
         let random_want = chance_nodes - chance_nodes / 2;
         let random = random_chance_nodes(&sys, 1 + random_want as u64 / 100, 7, 5, random_want);
         let synthetic = synthetic_chance_nodes(&sys, chance_nodes - random.len(), 11);
-        let mut count = 0;
-        for s in random.iter().chain(synthetic.iter()) {
-            walk::each_roll(&sys, s, |t| {
-                count += 1;
-                if let Err(e) = compare(&sys, t, &mut stats)
-                    && failures.len() < 20
-                {
-                    failures.push(format!("[{name}] throw {:?}: {e}", t.throw));
-                }
-            });
-        }
+        let nodes = random.iter().chain(synthetic.iter());
+        let count = walk::compare_each_roll(&sys, &name, nodes, &mut failures, |t, _| {
+            compare(&sys, t, &mut stats).map_err(|e| format!("throw {:?}: {e}", t.throw))
+        });
         assert!(
             count >= budget,
             "[{name}] only {count} position-rolls of {budget}"

@@ -22,7 +22,6 @@ mod compare;
 #[allow(dead_code)]
 mod walk;
 
-use pachisi::dice::rng_from_seed;
 use pachisi::family::{FamilyRules, FamilyState, FamilySystem, reference};
 use pachisi::{Node, Orders, Play, RuleSystem, SystemRules};
 use rand::RngExt;
@@ -257,13 +256,9 @@ fn draw_piece(
 /// sometimes the colour to move has nothing in play (entering, the 6-5 exception, its tries) or
 /// the seat to move is all home (it plays its partner's pieces). Invalid draws are skipped.
 fn synthetic_chance_nodes(sys: &FamilySystem, n: usize, seed: u64) -> Vec<FamilyState> {
-    let mut rng = rng_from_seed(seed);
     let rules = sys.rules();
     let seats = rules.seats;
-    let mut out = Vec::new();
-    let mut tries = 0;
-    while out.len() < n && tries < n * 500 {
-        tries += 1;
+    walk::drawn_chance_nodes(sys, n, 500, seed, |rng| {
         let centre: u8 = match rng.random_range(0..4) {
             // A start square (FAM-8, FAM-10) or a safe square.
             0 => 17 * rng.random_range(0..4u8),
@@ -277,7 +272,7 @@ fn synthetic_chance_nodes(sys: &FamilySystem, n: usize, seed: u64) -> Vec<Family
             let side = if seats == 2 { 2 * c } else { c };
             let mut ps: Vec<String> = Vec::new();
             for _ in 0..4 {
-                let p = draw_piece(&mut rng, side, centre, ps.last());
+                let p = draw_piece(rng, side, centre, ps.last());
                 ps.push(p);
             }
             if c == turn && mode == 0 {
@@ -297,14 +292,8 @@ fn synthetic_chance_nodes(sys: &FamilySystem, n: usize, seed: u64) -> Vec<Family
         } else {
             0
         };
-        let text = format!("{turn}:{missed}:- {}", colours.join("/"));
-        if let Ok(s) = sys.parse_position(&text)
-            && sys.node(&s) == Node::Chance
-        {
-            out.push(s);
-        }
-    }
-    out
+        format!("{turn}:{missed}:- {}", colours.join("/"))
+    })
 }
 
 /// Runs the comparison on random and synthetic positions of every option set; `budget` is the
@@ -318,22 +307,13 @@ fn run(budget: usize) -> usize {
         let chance_nodes = budget.div_ceil(21);
         let random = random_chance_nodes(&sys, 1 + chance_nodes as u64 / 40, 7, 3);
         let synthetic = synthetic_chance_nodes(&sys, chance_nodes / 2 + 1, 11);
-        let mut count = 0;
-        for s in random
+        let nodes = random
             .iter()
             .take(chance_nodes - chance_nodes / 2)
-            .chain(synthetic.iter())
-        {
-            walk::each_roll(&sys, s, |t| {
-                count += 1;
-                if let Err(e) = compare(&sys, t, count)
-                    && failures.len() < 20
-                {
-                    failures.push(format!("[{name}] roll {:?}: {e}", t.dice));
-                }
-            });
-        }
-        total += count;
+            .chain(synthetic.iter());
+        total += walk::compare_each_roll(&sys, &name, nodes, &mut failures, |t, count| {
+            compare(&sys, t, count).map_err(|e| format!("roll {:?}: {e}", t.dice))
+        });
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     eprintln!("{total} position-rolls agree");

@@ -14,7 +14,6 @@ mod compare;
 #[allow(dead_code)]
 mod walk;
 
-use pachisi::dice::rng_from_seed;
 use pachisi::parcheesi::{ParcheesiRules, ParcheesiState, ParcheesiSystem, reference};
 use pachisi::{Node, Orders, Play, RuleSystem, SystemRules};
 use rand::RngExt;
@@ -169,13 +168,9 @@ fn random_chance_nodes(
 /// Crowded synthetic positions: pieces drawn near one another, around the branch square, in the
 /// home path, on the going-round squares; invalid draws are skipped.
 fn synthetic_chance_nodes(sys: &ParcheesiSystem, n: usize, seed: u64) -> Vec<ParcheesiState> {
-    let mut rng = rng_from_seed(seed);
     let seats = sys.seats();
     let limit = sys.rules().blockade_turn_limit;
-    let mut out = Vec::new();
-    let mut tries = 0;
-    while out.len() < n && tries < n * 200 {
-        tries += 1;
+    walk::drawn_chance_nodes(sys, n, 200, seed, |rng| {
         let centre: u8 = rng.random_range(1..=76);
         let mut text = String::new();
         for seat in 0..seats {
@@ -213,13 +208,8 @@ fn synthetic_chance_nodes(sys: &ParcheesiSystem, n: usize, seed: u64) -> Vec<Par
                 text.push_str(&format!(" age{turn}:{}", ages.join(",")));
             }
         }
-        if let Ok(s) = sys.parse_position(&text)
-            && sys.node(&s) == Node::Chance
-        {
-            out.push(s);
-        }
-    }
-    out
+        text
+    })
 }
 
 /// Runs the comparison on random and synthetic positions of every option set; `budget` is the
@@ -232,22 +222,13 @@ fn run(budget: usize) {
         let chance_nodes = budget.div_ceil(21);
         let random = random_chance_nodes(&sys, 1 + chance_nodes as u64 / 40, 7, 3);
         let synthetic = synthetic_chance_nodes(&sys, chance_nodes / 2 + 1, 11);
-        let mut count = 0;
-        for s in random
+        let nodes = random
             .iter()
             .take(chance_nodes - chance_nodes / 2)
-            .chain(synthetic.iter())
-        {
-            walk::each_roll(&sys, s, |t| {
-                count += 1;
-                if let Err(e) = compare(&sys, t)
-                    && failures.len() < 20
-                {
-                    failures.push(format!("[{name}] roll {:?}: {e}", t.dice()));
-                }
-            });
-        }
-        total += count;
+            .chain(synthetic.iter());
+        total += walk::compare_each_roll(&sys, &name, nodes, &mut failures, |t, _| {
+            compare(&sys, t).map_err(|e| format!("roll {:?}: {e}", t.dice()))
+        });
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     eprintln!("{total} position-rolls agree");

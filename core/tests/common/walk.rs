@@ -70,3 +70,54 @@ pub fn reference_rolls_per_set() -> usize {
         .and_then(|v| v.parse().ok())
         .unwrap_or(0)
 }
+
+/// Up to `n` chance nodes parsed from the position texts `draw` makes with a generator seeded by
+/// `seed`, trying at most `tries_per_node * n` texts; a text that does not parse, or parses to a
+/// position that is not a chance node, is skipped (synthetic draws are often invalid).
+#[allow(dead_code)]
+pub fn drawn_chance_nodes<R: RuleSystem>(
+    sys: &R,
+    n: usize,
+    tries_per_node: usize,
+    seed: u64,
+    mut draw: impl FnMut(&mut pachisi::dice::GameRng) -> String,
+) -> Vec<R::State> {
+    let mut rng = pachisi::dice::rng_from_seed(seed);
+    let mut out = Vec::new();
+    let mut tries = 0;
+    while out.len() < n && tries < n * tries_per_node {
+        tries += 1;
+        let text = draw(&mut rng);
+        if let Ok(s) = sys.parse_position(&text)
+            && sys.node(&s) == Node::Chance
+        {
+            out.push(s);
+        }
+    }
+    out
+}
+
+/// Calls `compare` on the position after each roll of each chance node in `nodes` (with the
+/// running count of position-rolls) and keeps the first 20 failures, labelled with the option
+/// set's `name`, in `failures`. Returns the number of position-rolls compared.
+#[allow(dead_code)]
+pub fn compare_each_roll<'a, R: RuleSystem + 'a>(
+    sys: &R,
+    name: &str,
+    nodes: impl IntoIterator<Item = &'a R::State>,
+    failures: &mut Vec<String>,
+    mut compare: impl FnMut(&R::State, usize) -> Result<(), String>,
+) -> usize {
+    let mut count = 0;
+    for s in nodes {
+        each_roll(sys, s, |t| {
+            count += 1;
+            if let Err(e) = compare(t, count)
+                && failures.len() < 20
+            {
+                failures.push(format!("[{name}] {e}"));
+            }
+        });
+    }
+    count
+}
