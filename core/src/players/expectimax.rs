@@ -1,8 +1,8 @@
 //! Expectimax over decision plies: chance nodes weighted by their exact outcome probabilities.
 //!
 //! With two sides (two seats, or two teams) the search is expectiminimax on the mover's side's
-//! win probability, with alpha-beta at decision nodes and Star1 pruning at chance nodes (values
-//! are probabilities, bounded by 0 and 1). With more sides it is max^n (each side maximises its
+//! win probability, with alpha-beta at decision nodes and Star1 and Star2 pruning at chance nodes
+//! (values are probabilities, bounded by 0 and 1; see [`Search::chance`]). With more sides it is max^n (each side maximises its
 //! own value, no pruning) or, with `mode=paranoid`, expectiminimax of the mover's side against a
 //! coalition of all the others.
 //!
@@ -22,6 +22,16 @@ struct Search<'e, 'a, R: Evaluate> {
     root_team: u16,
     /// Reused play lists, one per decision ply.
     lists: Vec<Vec<Play>>,
+    /// Star2 probing at chance nodes (off only to compare in tests).
+    star2: bool,
+    /// Positions visited by the search, for tests and measurements of pruning.
+    visits: u64,
+}
+
+/// What a Star2 probe found: the probed play's value and whether the root side moves there.
+struct Probe {
+    value: f64,
+    maximise: bool,
 }
 
 impl<R: Evaluate> Search<'_, '_, R> {
@@ -46,6 +56,7 @@ impl<R: Evaluate> Search<'_, '_, R> {
         mut beta: f64,
         after_roll: bool,
     ) -> f64 {
+        self.visits += 1;
         let sys = self.ev.sys;
         let seat_value = |v: [f64; 4], team: u16| v[team.trailing_zeros() as usize & 3];
         match sys.node(s) {
@@ -55,29 +66,7 @@ impl<R: Evaluate> Search<'_, '_, R> {
                 if after_roll {
                     return seat_value(self.ev.values(s), self.root_team);
                 }
-                // Star1: the children's values lie in [0, 1], so after some outcomes the
-                // expectation is bounded; stop once the bound falls outside the window.
-                let outcomes = sys.chance_outcomes(s);
-                let mut sum = 0.0;
-                let mut rest = 1.0;
-                for o in &outcomes {
-                    let p = o.probability;
-                    rest -= p;
-                    let rest = rest.max(0.0);
-                    let mut c = *s;
-                    sys.begin_roll(&mut c, o.roll);
-                    let a = ((alpha - sum - rest) / p).max(0.0);
-                    let b = ((beta - sum) / p).min(1.0);
-                    let v = self.paranoid(&c, depth, a, b, true);
-                    sum += p * v;
-                    if sum + rest <= alpha {
-                        return sum + rest;
-                    }
-                    if sum >= beta {
-                        return sum;
-                    }
-                }
-                sum
+                self.chance(s, depth, alpha, beta)
             }
             Node::Decision => {
                 let mut plays = self.plays_at(depth, s);
@@ -114,6 +103,134 @@ impl<R: Evaluate> Search<'_, '_, R> {
                 best
             }
         }
+    }
+
+    /// The root side's value at the chance node `s` (bounds as for [`Search::paranoid`]).
+    ///
+    /// Star1: the children's values lie in [0, 1], so after some outcomes the expectation is
+    /// bounded; the search stops once the bound falls outside the window. Star2 first probes
+    /// each outcome's decision with its best-ordered play only: where the root side moves, that
+    /// play's value is a lower bound of the decision's value, where the coalition moves an upper
+    /// bound. The probes alone may already put the expectation outside the window, and they
+    /// narrow the window of every later outcome's full search. A probe costs about as much as a
+    /// search where the decisions below are valued directly, so it runs only where they search
+    /// on (`depth` >= 2: searches of depth 3 and more).
+    fn chance(&mut self, s: &R::State, depth: usize, alpha: f64, beta: f64) -> f64 {
+        let sys = self.ev.sys;
+        let outcomes = sys.chance_outcomes(s);
+        let n = outcomes.len();
+        let mut lower = vec![0.0; n];
+        let mut upper = vec![1.0; n];
+        if self.star2 && depth >= 2 {
+            // Expected lower and upper bounds over all outcomes, refined probe by probe.
+            let (mut low_sum, mut high_sum) = (0.0, 1.0);
+            for (i, o) in outcomes.iter().enumerate() {
+                let p = o.probability;
+                let mut c = *s;
+                sys.begin_roll(&mut c, o.roll);
+                let Some(v) = self.probe(
+                    &c,
+                    depth,
+                    (alpha - (high_sum - p)) / p,
+                    (beta - low_sum) / p,
+                ) else {
+                    continue;
+                };
+                if v.maximise {
+                    lower[i] = v.value.max(0.0);
+                    low_sum += p * lower[i];
+                } else {
+                    upper[i] = v.value.min(1.0);
+                    high_sum -= p * (1.0 - upper[i]);
+                }
+                if low_sum >= beta {
+                    return low_sum;
+                }
+                if high_sum <= alpha {
+                    return high_sum;
+                }
+            }
+        }
+        // The bounds' weighted sums over the outcomes not searched yet.
+        let mut low_rest: f64 = outcomes
+            .iter()
+            .zip(&lower)
+            .map(|(o, l)| o.probability * l)
+            .sum();
+        let mut high_rest: f64 = outcomes
+            .iter()
+            .zip(&upper)
+            .map(|(o, u)| o.probability * u)
+            .sum();
+        let mut sum = 0.0;
+        for (i, o) in outcomes.iter().enumerate() {
+            let p = o.probability;
+            low_rest -= p * lower[i];
+            high_rest -= p * upper[i];
+            let (low_rest, high_rest) = (low_rest.max(0.0), high_rest.max(0.0));
+            let mut c = *s;
+            sys.begin_roll(&mut c, o.roll);
+            let a = ((alpha - sum - high_rest) / p).max(lower[i]);
+            let b = ((beta - sum - low_rest) / p).min(upper[i]);
+            let v = self.paranoid(&c, depth, a, b, true);
+            sum += p * v;
+            if sum + high_rest <= alpha {
+                return sum + high_rest;
+            }
+            if sum + low_rest >= beta {
+                return sum + low_rest;
+            }
+        }
+        sum
+    }
+
+    /// Star2's probe of the decision after a roll: the value of its best-ordered play, searched
+    /// within the window `(a, b)` on the side that gives a bound (a lower bound where the root side
+    /// moves, whose value is then in `[0, b)` or at least `b`; an upper bound where the coalition
+    /// moves). `None` where the roll leads to no decision with plays.
+    fn probe(&mut self, c: &R::State, depth: usize, a: f64, b: f64) -> Option<Probe> {
+        let sys = self.ev.sys;
+        if sys.node(c) != Node::Decision {
+            return None;
+        }
+        let mut plays = self.plays_at(depth, c);
+        if plays.is_empty() {
+            self.give_back(depth, plays);
+            return None;
+        }
+        let maximise = self.root_team & (1 << sys.to_move(c)) != 0;
+        // An empty window on the useful side: no bound from a probe could cut (rounding only).
+        if (maximise && b <= 0.0) || (!maximise && a >= 1.0) {
+            self.give_back(depth, plays);
+            return None;
+        }
+        let first = self.best_ordered(c, &plays, maximise);
+        self.give_back(depth, std::mem::take(&mut plays));
+        let child = child(sys, c, &first);
+        // Only one side of the window matters; the other is left open so the value is exact or
+        // a bound in the useful direction.
+        let value = if maximise {
+            self.paranoid(&child, depth - 1, 0.0, b.min(1.0 + TIE), false)
+        } else {
+            self.paranoid(&child, depth - 1, a.max(-TIE), 1.0, false)
+        };
+        Some(Probe { value, maximise })
+    }
+
+    /// The play the evaluator puts first among `plays` for the side that moves.
+    fn best_ordered(&self, s: &R::State, plays: &[Play], maximise: bool) -> Play {
+        let seat = self.root_team.trailing_zeros() as usize & 3;
+        let value = |p: &Play| self.ev.values(&child(self.ev.sys, s, p))[seat];
+        let mut best = plays[0];
+        let mut best_v = value(&best);
+        for p in &plays[1..] {
+            let v = value(p);
+            if (maximise && v > best_v) || (!maximise && v < best_v) {
+                best = *p;
+                best_v = v;
+            }
+        }
+        best
     }
 
     /// Best-first order for alpha-beta: by the evaluator's value of each play's result.
@@ -199,6 +316,8 @@ pub(crate) fn choose<R: Evaluate>(
         ev,
         root_team: sys.team(mover),
         lists: vec![Vec::new(); depth + 1],
+        star2: true,
+        visits: 0,
     };
     // A random order first, then best-first: equal plays are tried in the random order.
     let mut order: Vec<usize> = (0..plays.len()).collect();
@@ -237,7 +356,7 @@ pub(crate) fn choose<R: Evaluate>(
 mod tests {
     use super::*;
     use crate::dice::rng_from_seed;
-    use crate::system::SystemRules;
+    use crate::system::{RuleSystem, SystemRules};
 
     /// Star1 and alpha-beta return the exact value inside the window and a bound on the right
     /// side outside it; with a full window they agree with max^n (two sides: the same values).
@@ -268,6 +387,8 @@ mod tests {
                                 ev: &ev,
                                 root_team: sys.team(mover),
                                 lists: vec![Vec::new(); 3],
+                                star2: true,
+                                visits: 0,
                             };
                             for play in plays.iter().take(4) {
                                 let c = child(sys, &s, play);
@@ -307,5 +428,75 @@ mod tests {
         let mut classic = crate::classic::ClassicRules::classic();
         classic.seats = 2;
         check(&classic.build().unwrap(), 2);
+    }
+
+    /// Star2's probes change no value: at depth 3 (where they run) the pruned search with and
+    /// without them returns the exact value inside a window and a bound on the right side
+    /// outside it, and the probes visit fewer positions in all.
+    #[test]
+    fn star2_agrees_with_star1_and_visits_fewer_positions() {
+        let sys = crate::backgammon::BackgammonRules::standard()
+            .build()
+            .unwrap();
+        let ev = Evaluator::new(&sys, &[]);
+        let mut rng = rng_from_seed(5);
+        let (mut with, mut without, mut checked) = (0, 0, 0);
+        let mut s = sys.initial_state();
+        let mut dice = rng_from_seed(9);
+        for step in 0..120 {
+            match sys.node(&s) {
+                Node::Over => break,
+                Node::Chance => {
+                    let roll = sys.sample_roll(&s, &mut dice);
+                    sys.begin_roll(&mut s, roll);
+                }
+                Node::Decision => {
+                    let mut plays = Vec::new();
+                    sys.generate(&s, Orders::Distinct, &mut plays);
+                    if plays.is_empty() {
+                        sys.end_play(&mut s, &[]);
+                        continue;
+                    }
+                    if step % 15 == 3 {
+                        let mover = sys.to_move(&s);
+                        let c = child(&sys, &s, &plays[0]);
+                        let mut values = Vec::new();
+                        for star2 in [false, true] {
+                            let mut search = Search {
+                                ev: &ev,
+                                root_team: sys.team(mover),
+                                lists: vec![Vec::new(); 4],
+                                star2,
+                                visits: 0,
+                            };
+                            let exact = search.paranoid(&c, 2, -TIE, 1.0 + TIE, false);
+                            let (a, b) = (exact - 0.02, exact + 0.02);
+                            let inside = search.paranoid(&c, 2, a, b, false);
+                            let low = search.paranoid(&c, 2, exact + 0.01, 1.0, false);
+                            let high = search.paranoid(&c, 2, 0.0, exact - 0.01, false);
+                            assert!((inside - exact).abs() < 1e-9, "{inside} {exact}");
+                            assert!(low <= exact + 0.01 + 1e-12, "{low} {exact}");
+                            assert!(high >= exact - 0.01 - 1e-12, "{high} {exact}");
+                            values.push(exact);
+                            if star2 {
+                                with += search.visits;
+                            } else {
+                                without += search.visits;
+                            }
+                        }
+                        assert!((values[0] - values[1]).abs() < 1e-9, "{values:?}");
+                        checked += 1;
+                    }
+                    let i = crate::sim::uniform_index(&mut rng, plays.len());
+                    s = child(&sys, &s, &plays[i]);
+                }
+            }
+        }
+        assert!(checked >= 4, "{checked}");
+        eprintln!("positions visited: Star2 {with}, Star1 alone {without}");
+        assert!(
+            with < without,
+            "Star2 visited {with} positions, Star1 alone {without}"
+        );
     }
 }
