@@ -2,9 +2,9 @@
 //!
 //! With two sides (two seats, or two teams) the search is expectiminimax on the mover's side's
 //! win probability, with alpha-beta at decision nodes and Star1 and Star2 pruning at chance nodes
-//! (values are probabilities, bounded by 0 and 1; see [`Search::chance`]). With more sides it is max^n (each side maximises its
-//! own value, no pruning) or, with `mode=paranoid`, expectiminimax of the mover's side against a
-//! coalition of all the others.
+//! (values are probabilities, bounded by 0 and 1; see `Search::chance`). With more sides it is
+//! max^n (each side maximises its own value, no pruning) or, with `mode=paranoid`,
+//! expectiminimax of the mover's side against a coalition of all the others.
 //!
 //! `depth` counts decisions, not chance nodes. A roll that leads to no decision (a forfeit, a
 //! missed try, a penalty) ends the line: its position is valued by the evaluator, so that a
