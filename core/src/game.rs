@@ -1563,6 +1563,25 @@ impl Game {
         each!(&mut g, g => g.cache = OnceLock::new());
         g
     }
+    /// The seat that plays the pieces of `owner` (the owner itself but in Classic Pachisi for
+    /// two, where each player plays two colours).
+    ///
+    /// ```
+    /// let g = pachisi::Game::new(&pachisi::Rules::with_options("pachisi", &serde_json::json!({"seats": 2})).unwrap(), 1);
+    /// assert_eq!(g.seat_of_owner(2), 0);
+    /// ```
+    pub fn seat_of_owner(&self, owner: u8) -> u8 {
+        each!(self, g => g.system().seat_of_owner(owner))
+    }
+    /// The board side whose colour the pieces of `owner` wear.
+    ///
+    /// ```
+    /// let g = pachisi::Game::new(&pachisi::Rules::with_options("parcheesi", &serde_json::json!({"seats": 2})).unwrap(), 1);
+    /// assert_eq!(g.side_of_owner(1), 2);
+    /// ```
+    pub fn side_of_owner(&self, owner: u8) -> u8 {
+        each!(self, g => g.system().side_of_owner(owner))
+    }
     /// Makes legal play number `index` of [`Game::legal_plays`] (no generation, no lookup).
     pub fn play_index(&mut self, index: usize) -> Result<()> {
         each!(self, g => g.play_index(index))
