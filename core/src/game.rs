@@ -1049,6 +1049,13 @@ impl<R: RuleSystem> GameOf<R> {
         })
     }
 
+    /// The move notation of the play the last action made (written from the position before
+    /// it), if it made one.
+    pub fn last_action_notation(&self) -> Option<String> {
+        let r = self.head.as_ref()?;
+        r.play().map(|p| self.system().format_play(&r.state, p))
+    }
+
     /// The history as the JSON format stores it: one snapshot per action, oldest first.
     fn snapshots(&self) -> Vec<Snapshot<R::State>> {
         let mut after = self.taken;
@@ -1511,8 +1518,7 @@ impl Game {
     /// Whether two games stand at the same position under the same rules.
     pub fn same_position(&self, other: &Game) -> bool {
         fn same<R: RuleSystem>(g: &GameOf<R>, other: &Game) -> bool {
-            let o: Option<&GameOf<R>> =
-                each!(other, o => (o as &dyn std::any::Any).downcast_ref());
+            let o: Option<&GameOf<R>> = each!(other, o => (o as &dyn std::any::Any).downcast_ref());
             o.is_some_and(|o| g.same_position(o))
         }
         each!(self, g => same(g, other))
@@ -1549,6 +1555,18 @@ impl Game {
             pieces: self.pieces(),
             safe: self.safe_places(),
         }
+    }
+    /// The move notation of the play the last action made, if it made one.
+    ///
+    /// ```
+    /// let mut g = pachisi::Game::from_preset("backgammon", 1).unwrap();
+    /// g.roll().unwrap();
+    /// let text = g.format_play(&g.legal_plays()[0]);
+    /// g.play_index(0).unwrap();
+    /// assert_eq!(g.last_action_notation(), Some(text));
+    /// ```
+    pub fn last_action_notation(&self) -> Option<String> {
+        each!(self, g => g.last_action_notation())
     }
     /// A copy of the game without the lists it keeps for the current node, so that they are
     /// made afresh (for tests comparing the kept lists with a new generation).

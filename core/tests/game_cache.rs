@@ -53,10 +53,16 @@ fn check_lists(g: &Game, what: &str) {
     assert_eq!(g.legal_steps(), fresh.legal_steps(), "{what}: legal steps");
     assert_eq!(g.legal_plays_ref(), &fresh.legal_plays()[..], "{what}");
     if g.node() == Node::Decision && g.taken().is_empty() {
-        assert!(!g.legal_plays().is_empty(), "{what}: an unplayable roll kept");
+        assert!(
+            !g.legal_plays().is_empty(),
+            "{what}: an unplayable roll kept"
+        );
     }
     if g.node() != Node::Decision {
-        assert!(g.legal_plays().is_empty() && g.legal_steps().is_empty(), "{what}");
+        assert!(
+            g.legal_plays().is_empty() && g.legal_steps().is_empty(),
+            "{what}"
+        );
     }
 }
 
@@ -204,7 +210,11 @@ fn history_lists_every_action_with_its_events_and_survives_json() {
             assert_eq!(*h.last().unwrap().events.last().unwrap(), *over[0]);
         }
         let back = Game::from_json(&g.to_json()).unwrap();
-        assert_eq!(back.history(), h, "{variant}: the events are rebuilt on load");
+        assert_eq!(
+            back.history(),
+            h,
+            "{variant}: the events are rebuilt on load"
+        );
     }
 }
 
@@ -232,7 +242,12 @@ fn captures_and_bonuses_are_reported_with_their_victims() {
             let mut got = 0;
             for e in events {
                 match *e {
-                    Event::Capture { owner, victim, count, .. } => {
+                    Event::Capture {
+                        owner,
+                        victim,
+                        count,
+                        ..
+                    } => {
                         got += 1;
                         captures += 1;
                         assert!(count >= 1);
@@ -245,12 +260,18 @@ fn captures_and_bonuses_are_reported_with_their_victims() {
             }
             assert_eq!(got, want_captures);
             assert_eq!(
-                events.iter().filter(|e| matches!(e, Event::Bonus { .. })).count(),
+                events
+                    .iter()
+                    .filter(|e| matches!(e, Event::Bonus { .. }))
+                    .count(),
                 want_bonuses
             );
         }
     }
-    assert!(captures > 10 && bonuses > 10, "{captures} captures, {bonuses} bonuses");
+    assert!(
+        captures > 10 && bonuses > 10,
+        "{captures} captures, {bonuses} bonuses"
+    );
 }
 
 #[test]
@@ -264,7 +285,11 @@ fn forfeits_penalties_and_extra_rolls_are_events() {
             seen_penalty = true;
             break;
         }
-        assert!(g.events().iter().all(|e| !matches!(e, Event::Forfeit { .. })));
+        assert!(
+            g.events()
+                .iter()
+                .all(|e| !matches!(e, Event::Forfeit { .. }))
+        );
         g.play_index(0).unwrap();
         assert!(g.events().contains(&Event::ExtraRoll { seat: 0 }));
     }
@@ -276,7 +301,10 @@ fn forfeits_penalties_and_extra_rolls_are_events() {
     assert_eq!(
         g.events(),
         &[
-            Event::Roll { seat: 0, roll: Roll::Dice([2, 1]) },
+            Event::Roll {
+                seat: 0,
+                roll: Roll::Dice([2, 1])
+            },
             Event::Forfeit { seat: 0 }
         ]
     );

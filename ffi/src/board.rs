@@ -73,14 +73,23 @@ impl From<Place> for pachisi_place {
             ..Default::default()
         };
         match p {
-            Place::Nest { side } => pachisi_place { side, ..z(pachisi_zone::Nest) },
-            Place::Track { square } => pachisi_place { square, ..z(pachisi_zone::Track) },
+            Place::Nest { side } => pachisi_place {
+                side,
+                ..z(pachisi_zone::Nest)
+            },
+            Place::Track { square } => pachisi_place {
+                square,
+                ..z(pachisi_zone::Track)
+            },
             Place::HomePath { side, index } => pachisi_place {
                 side,
                 index,
                 ..z(pachisi_zone::HomePath)
             },
-            Place::Home { side } => pachisi_place { side, ..z(pachisi_zone::Home) },
+            Place::Home { side } => pachisi_place {
+                side,
+                ..z(pachisi_zone::Home)
+            },
             Place::Cross { arm, column, row } => pachisi_place {
                 side: arm,
                 column,
@@ -95,7 +104,10 @@ impl From<Place> for pachisi_place {
                 },
                 ..z(pachisi_zone::Charkoni)
             },
-            Place::Point { point } => pachisi_place { square: point, ..z(pachisi_zone::Point) },
+            Place::Point { point } => pachisi_place {
+                square: point,
+                ..z(pachisi_zone::Point)
+            },
             Place::Bar => z(pachisi_zone::Bar),
             Place::Off => z(pachisi_zone::Off),
         }

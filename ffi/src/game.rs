@@ -73,7 +73,10 @@ impl pachisi_game {
     }
 
     /// Runs a change of the game; on success the cached lists are dropped.
-    pub(crate) fn mutate<T>(&mut self, change: impl FnOnce(&mut Game) -> engine::Result<T>) -> Outcome<T> {
+    pub(crate) fn mutate<T>(
+        &mut self,
+        change: impl FnOnce(&mut Game) -> engine::Result<T>,
+    ) -> Outcome<T> {
         self.check()?;
         self.broken = true;
         let result = change(&mut self.game);
