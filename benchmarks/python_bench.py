@@ -8,7 +8,13 @@
    whole play (all dice of the roll); OpenSpiel's backgammon action is also a whole move of both
    dice (doubles are two actions), so games/s is the comparison; actions/s is given too.
    OpenSpiel is optional (``pip install open_spiel``); without it that line is skipped.
-2. *simulate*: games/s of ``pachisi.simulate`` on 1 and 2 threads, and of the Rust example
+   A second pachisi loop plays by index (``play_index``: no validation, no generation).
+2. *Per call*: the median time of one call of ``roll``, ``legal_plays``, ``play`` (a ``Play``
+   from ``legal_plays()``), ``play_index`` and ``copy`` in running backgammon games, and of
+   ``copy`` in a Parcheesi game 100 actions in; the timer's own median (an empty interval) is
+   subtracted. pyspiel's ``apply_action`` (chance and decision), ``legal_actions`` and ``clone``
+   are timed the same way when it is installed.
+3. *simulate*: games/s of ``pachisi.simulate`` on 1 and 2 threads, and of the Rust example
    ``cargo run --release -p pachisi --example simulate`` on 1 thread (built if cargo is there),
    so the cost of the binding (array conversion, GIL) shows.
 """
@@ -21,11 +27,12 @@ import os
 import random
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional
 
 import pachisi
 
@@ -49,6 +56,129 @@ def bench_pachisi_loop(seconds: float, seed: int = 1) -> Dict[str, Any]:
     elapsed = time.perf_counter() - start
     return {"games": games, "seconds": elapsed, "games_per_s": games / elapsed,
             "decisions_per_s": actions / elapsed}
+
+
+def bench_pachisi_index_loop(seconds: float, seed: int = 1) -> Dict[str, Any]:
+    rng = random.Random(seed)
+    games = actions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds or games == 0:
+        game = pachisi.Game("backgammon", seed=seed + games)
+        while not game.is_over:
+            if game.is_chance_node():
+                game.roll()
+            else:
+                game.play_index(rng.randrange(len(game.legal_plays())))
+                actions += 1
+        games += 1
+    elapsed = time.perf_counter() - start
+    return {"games": games, "seconds": elapsed, "games_per_s": games / elapsed,
+            "decisions_per_s": actions / elapsed}
+
+
+def _median(xs: List[int]) -> float:
+    return float(statistics.median(xs)) if xs else float("nan")
+
+
+def timer_overhead_ns(samples: int = 20000) -> float:
+    clock = time.perf_counter_ns
+    xs = []
+    for _ in range(samples):
+        t0 = clock()
+        xs.append(clock() - t0)
+    return _median(xs)
+
+
+def bench_pachisi_calls(seconds: float, seed: int = 1) -> Dict[str, float]:
+    """Median ns per call in running backgammon games (timer overhead subtracted)."""
+    clock = time.perf_counter_ns
+    times: Dict[str, List[int]] = {k: [] for k in ("roll", "legal_plays", "play", "play_index", "copy")}
+    rng = random.Random(seed)
+    start = time.perf_counter()
+    games = 0
+    while time.perf_counter() - start < seconds or games == 0:
+        game = pachisi.Game("backgammon", seed=seed + games)
+        # Older builds have no play_index: then every decision times play().
+        by_index = False
+        has_index = hasattr(game, "play_index")
+        while not game.is_over:
+            t0 = clock()
+            c = game.copy()
+            times["copy"].append(clock() - t0)
+            del c
+            if game.is_chance_node():
+                t0 = clock()
+                game.roll()
+                times["roll"].append(clock() - t0)
+            else:
+                t0 = clock()
+                plays = game.legal_plays()
+                times["legal_plays"].append(clock() - t0)
+                i = rng.randrange(len(plays))
+                if by_index:
+                    t0 = clock()
+                    game.play_index(i)
+                    times["play_index"].append(clock() - t0)
+                else:
+                    p = plays[i]
+                    t0 = clock()
+                    game.play(p)
+                    times["play"].append(clock() - t0)
+                by_index = has_index and not by_index
+        games += 1
+    overhead = timer_overhead_ns()
+    out = {k: max(0.0, _median(v) - overhead) for k, v in times.items() if v}
+    # A mid-game Parcheesi copy (the issue's size target: a game 100 actions in).
+    g = pachisi.Game("parcheesi", seed=9)
+    while g.history_len < 100:
+        if g.is_chance_node():
+            g.roll()
+        else:
+            g.play(g.legal_plays()[len(g.legal_plays()) // 2])
+    xs = []
+    for _ in range(20000):
+        t0 = clock()
+        c = g.copy()
+        xs.append(clock() - t0)
+        del c
+    out["copy_parcheesi_mid_game"] = max(0.0, _median(xs) - overhead)
+    out["timer_overhead"] = overhead
+    return out
+
+
+def bench_pyspiel_calls(seconds: float, seed: int = 1) -> Optional[Dict[str, float]]:
+    try:
+        import pyspiel  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    clock = time.perf_counter_ns
+    times: Dict[str, List[int]] = {k: [] for k in ("chance_apply", "legal_actions", "apply_action", "clone")}
+    rng = random.Random(seed)
+    game = pyspiel.load_game("backgammon")
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            t0 = clock()
+            c = state.clone()
+            times["clone"].append(clock() - t0)
+            del c
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                action = outcomes[rng.randrange(len(outcomes))][0]
+                t0 = clock()
+                state.apply_action(action)
+                times["chance_apply"].append(clock() - t0)
+            else:
+                t0 = clock()
+                legal = state.legal_actions()
+                times["legal_actions"].append(clock() - t0)
+                a = legal[rng.randrange(len(legal))]
+                t0 = clock()
+                state.apply_action(a)
+                times["apply_action"].append(clock() - t0)
+    overhead = timer_overhead_ns()
+    return {k: max(0.0, _median(v) - overhead) for k, v in times.items()}
 
 
 def bench_pyspiel_loop(seconds: float, seed: int = 1) -> Optional[Dict[str, Any]]:
@@ -116,7 +246,7 @@ def bench_rust_example(games: int, threads: int) -> Optional[Dict[str, Any]]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--only-loop", action="store_true", help="only the Python loops")
+    parser.add_argument("--only-loop", action="store_true", help="only the Python loops and per-call times")
     parser.add_argument("--seconds", type=float, default=10.0, help="time per Python loop")
     parser.add_argument("--games", type=int, default=40_000, help="games per simulate run")
     parser.add_argument("--json", default="out/python_bench.json")
@@ -133,6 +263,11 @@ def main() -> int:
     ours = bench_pachisi_loop(args.seconds)
     report["python_loop_pachisi"] = ours
     print(f"   pachisi : {ours['games_per_s']:8.1f} games/s  {ours['decisions_per_s']:9.0f} decisions/s")
+    if hasattr(pachisi.Game, "play_index"):
+        by_index = bench_pachisi_index_loop(args.seconds)
+        report["python_loop_pachisi_play_index"] = by_index
+        print(f"   pachisi, play_index: {by_index['games_per_s']:8.1f} games/s  "
+              f"{by_index['decisions_per_s']:9.0f} decisions/s")
     theirs = bench_pyspiel_loop(args.seconds)
     report["python_loop_pyspiel"] = theirs
     if theirs is None:
@@ -141,9 +276,22 @@ def main() -> int:
         print(f"   pyspiel : {theirs['games_per_s']:8.1f} games/s  {theirs['decisions_per_s']:9.0f} decisions/s")
         print(f"   ratio   : pachisi is {ours['games_per_s'] / theirs['games_per_s']:.2f}x pyspiel in games/s")
 
+    print("\n2. Per call, median ns (timer overhead subtracted), running backgammon games")
+    calls = bench_pachisi_calls(args.seconds)
+    report["calls_pachisi_ns"] = calls
+    for k, v in calls.items():
+        print(f"   pachisi {k:24s} {v:8.0f} ns")
+    spiel_calls = bench_pyspiel_calls(args.seconds)
+    report["calls_pyspiel_ns"] = spiel_calls
+    if spiel_calls is None:
+        print("   pyspiel: skipped (open_spiel is not installed)")
+    else:
+        for k, v in spiel_calls.items():
+            print(f"   pyspiel {k:24s} {v:8.0f} ns")
+
     if args.only_loop:
         return 0
-    print("\n2. simulate (Rust, GIL released), backgammon")
+    print("\n3. simulate (Rust, GIL released), backgammon")
     runs = [bench_simulate(args.games, t) for t in (1, 2)]
     report["simulate"] = runs
     for r in runs:

@@ -52,6 +52,16 @@
 #define PACHISI_NO_SEAT 255
 
 /**
+ * The most pieces (or groups of pieces) `pachisi_board` holds: more than any variant has.
+ */
+#define PACHISI_MAX_BOARD_PIECES 64
+
+/**
+ * The most safe places `pachisi_board` holds.
+ */
+#define PACHISI_MAX_SAFE_PLACES 32
+
+/**
  * The status every fallible call returns. The numbers are fixed: they never change within one
  * `PACHISI_ABI_VERSION`.
  *
@@ -217,6 +227,179 @@ typedef uint8_t pachisi_roll_kind;
 #endif // __cplusplus
 
 /**
+ * Where a place is (the `zone` field of `pachisi_place`).
+ */
+enum pachisi_zone
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint8_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+    /**
+     * Loop board: a nest (start area) of board side `side`.
+     */
+    PACHISI_ZONE_NEST = 0,
+    /**
+     * Loop board: square `square` (0..68) of the shared loop, counted from side 0's entry.
+     */
+    PACHISI_ZONE_TRACK = 1,
+    /**
+     * Loop board: square `index` (0 = first) of side `side`'s home path.
+     */
+    PACHISI_ZONE_HOME_PATH = 2,
+    /**
+     * Loop board: the home of side `side`.
+     */
+    PACHISI_ZONE_HOME = 3,
+    /**
+     * Cross board: the square of arm `side`, column `column` (1 = middle), row `row` (0 next
+     * to the centre, 7 at the edge).
+     */
+    PACHISI_ZONE_CROSS = 4,
+    /**
+     * Cross board: the charkoni (centre); `stage` tells waiting, entered and home pieces apart.
+     */
+    PACHISI_ZONE_CHARKONI = 5,
+    /**
+     * Backgammon: point `square` (1..=24, numbered from seat 0's side).
+     */
+    PACHISI_ZONE_POINT = 6,
+    /**
+     * Backgammon: the bar.
+     */
+    PACHISI_ZONE_BAR = 7,
+    /**
+     * Backgammon: borne off.
+     */
+    PACHISI_ZONE_OFF = 8,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum pachisi_zone pachisi_zone;
+#else
+typedef uint8_t pachisi_zone;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
+ * The board a game is played on (the `board` field of `pachisi_board`).
+ */
+enum pachisi_board_kind
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint8_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+    /**
+     * The Parcheesi board: a loop of 68 squares, four nests and home paths.
+     */
+    PACHISI_BOARD_KIND_LOOP = 0,
+    /**
+     * The classic cross of four arms around the charkoni.
+     */
+    PACHISI_BOARD_KIND_CROSS = 1,
+    /**
+     * The backgammon board.
+     */
+    PACHISI_BOARD_KIND_BACKGAMMON = 2,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum pachisi_board_kind pachisi_board_kind;
+#else
+typedef uint8_t pachisi_board_kind;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
+ * What an event reports (the `kind` field of `pachisi_event`).
+ */
+enum pachisi_event_kind
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint8_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+    /**
+     * `seat` rolled `roll`.
+     */
+    PACHISI_EVENT_KIND_ROLL = 0,
+    /**
+     * `seat` made `play`.
+     */
+    PACHISI_EVENT_KIND_PLAY = 1,
+    /**
+     * `seat` could not use its roll: it was lost.
+     */
+    PACHISI_EVENT_KIND_FORFEIT = 2,
+    /**
+     * `seat` took one step, `step`, of its play (the play goes on).
+     */
+    PACHISI_EVENT_KIND_STEP = 3,
+    /**
+     * A piece of `owner` captured `count` pieces of `victim` on `place`.
+     */
+    PACHISI_EVENT_KIND_CAPTURE = 4,
+    /**
+     * A piece of `owner` moved a bonus of `value` squares.
+     */
+    PACHISI_EVENT_KIND_BONUS = 5,
+    /**
+     * `seat` was punished before any move (third doubles in a row).
+     */
+    PACHISI_EVENT_KIND_PENALTY = 6,
+    /**
+     * `seat` rolls again after its play.
+     */
+    PACHISI_EVENT_KIND_EXTRA_ROLL = 7,
+    /**
+     * The game ended: `winners` won `points`.
+     */
+    PACHISI_EVENT_KIND_GAME_OVER = 8,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum pachisi_event_kind pachisi_event_kind;
+#else
+typedef uint8_t pachisi_event_kind;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
+ * The type of an option (the `kind` field of `pachisi_option_info`).
+ */
+enum pachisi_option_kind
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint8_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+    /**
+     * `true` or `false`.
+     */
+    PACHISI_OPTION_KIND_BOOL = 0,
+    /**
+     * A whole number in `min..=max`.
+     */
+    PACHISI_OPTION_KIND_INTEGER = 1,
+    /**
+     * A real number (a probability).
+     */
+    PACHISI_OPTION_KIND_NUMBER = 2,
+    /**
+     * One of the names of `choices_json`.
+     */
+    PACHISI_OPTION_KIND_CHOICE = 3,
+    /**
+     * A list of numbers.
+     */
+    PACHISI_OPTION_KIND_LIST = 4,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum pachisi_option_kind pachisi_option_kind;
+#else
+typedef uint8_t pachisi_option_kind;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+/**
  * A game in progress: rules, position, seeded generator, history. Opaque.
  *
  * Created by the `pachisi_game_new`/`_from_*` calls and `pachisi_game_clone`; owned by the
@@ -249,28 +432,6 @@ typedef struct pachisi_policy pachisi_policy;
 typedef struct pachisi_rules pachisi_rules;
 
 /**
- * How a game ended.
- */
-typedef struct pachisi_outcome {
-    /**
-     * Whether the game is over (all other fields are 0 / `PACHISI_NO_SEAT` while it is not).
-     */
-    bool over;
-    /**
-     * Bit i set when seat i won (a team wins together).
-     */
-    uint16_t winners;
-    /**
-     * The lowest winning seat, or `PACHISI_NO_SEAT`.
-     */
-    uint8_t winner;
-    /**
-     * Points won (1 in the Pachisi family; 1, 2 or 3 times the cube in backgammon).
-     */
-    uint32_t points;
-} pachisi_outcome;
-
-/**
  * One chance outcome: two dice, or a throw of cowries.
  */
 typedef struct pachisi_roll {
@@ -287,6 +448,117 @@ typedef struct pachisi_roll {
      */
     uint8_t up;
 } pachisi_roll;
+
+/**
+ * A place on a board in absolute board coordinates (the places the SVG picture draws). The
+ * fields a zone does not use are 0.
+ */
+typedef struct pachisi_place {
+    /**
+     * A `pachisi_zone` value.
+     */
+    uint8_t zone;
+    /**
+     * Nest, home path, home: the board side (0..4); cross: the arm (0..4).
+     */
+    uint8_t side;
+    /**
+     * Track: the loop square (0..68); point: the point (1..=24).
+     */
+    uint8_t square;
+    /**
+     * Home path: the index along it (0 = first).
+     */
+    uint8_t index;
+    /**
+     * Cross: the column (0, 1 = middle, 2).
+     */
+    uint8_t column;
+    /**
+     * Cross: the row (0 next to the charkoni .. 7 at the edge).
+     */
+    uint8_t row;
+    /**
+     * Charkoni: 0 waiting to enter, 1 entered, 2 home.
+     */
+    uint8_t stage;
+} pachisi_place;
+
+/**
+ * Some pieces of one owner on one place.
+ */
+typedef struct pachisi_piece {
+    /**
+     * The owner (a seat; a colour 0..4 in Classic Pachisi, where a player of two plays two).
+     */
+    uint8_t owner;
+    /**
+     * The seat that plays the owner's pieces.
+     */
+    uint8_t seat;
+    /**
+     * The board side whose colour the pieces wear.
+     */
+    uint8_t side;
+    /**
+     * The piece's index within its owner, or `PACHISI_NO_PIECE` for a group (backgammon).
+     */
+    uint8_t piece;
+    /**
+     * How many pieces (1 for an identified piece).
+     */
+    uint8_t count;
+    /**
+     * Where.
+     */
+    struct pachisi_place place;
+} pachisi_piece;
+
+/**
+ * Everything a renderer draws, as plain data (see `pachisi_game_board`).
+ */
+typedef struct pachisi_board {
+    /**
+     * A `pachisi_board_kind` value.
+     */
+    uint8_t board;
+    /**
+     * What happens next: a `pachisi_node` value (0 chance, 1 decision, 2 over).
+     */
+    uint8_t node;
+    /**
+     * The seat to roll or to play.
+     */
+    uint8_t to_move;
+    /**
+     * The number of seats.
+     */
+    uint8_t seats;
+    /**
+     * Whether `roll` holds the roll being played (at a decision node after a roll).
+     */
+    bool has_roll;
+    /**
+     * The roll being played (zero when `has_roll` is false).
+     */
+    struct pachisi_roll roll;
+    /**
+     * How many entries of `pieces` are used.
+     */
+    uint32_t piece_count;
+    /**
+     * Every piece, or group of pieces, of the current position.
+     */
+    struct pachisi_piece pieces[PACHISI_MAX_BOARD_PIECES];
+    /**
+     * How many entries of `safe` are used.
+     */
+    uint32_t safe_count;
+    /**
+     * The squares where pieces cannot be captured (safe squares, castles) under these rules.
+     */
+    struct pachisi_place safe[PACHISI_MAX_SAFE_PLACES];
+} pachisi_board;
 
 /**
  * One sub-move of a play (mirrors the engine's `Step`; 8 bytes).
@@ -329,6 +601,133 @@ typedef struct pachisi_step {
      */
     uint8_t kind;
 } pachisi_step;
+
+/**
+ * A whole play: its steps, in order (a pass has none).
+ */
+typedef struct pachisi_play {
+    /**
+     * How many entries of `steps` are used.
+     */
+    uint8_t len;
+    /**
+     * The steps.
+     */
+    struct pachisi_step steps[PACHISI_MAX_STEPS];
+} pachisi_play;
+
+/**
+ * One event of an action. The fields an event kind does not use are 0 (`victim`:
+ * `PACHISI_NO_SEAT`).
+ */
+typedef struct pachisi_event {
+    /**
+     * A `pachisi_event_kind` value.
+     */
+    uint8_t kind;
+    /**
+     * The seat acting (rolling, playing, punished, rolling again).
+     */
+    uint8_t seat;
+    /**
+     * Capture, bonus: the owner of the piece that moved; step: the step's owner.
+     */
+    uint8_t owner;
+    /**
+     * Capture: the owner of the captured pieces, or `PACHISI_NO_SEAT` if unknown.
+     */
+    uint8_t victim;
+    /**
+     * Capture: how many pieces were captured.
+     */
+    uint8_t count;
+    /**
+     * Bonus: the squares moved.
+     */
+    uint8_t value;
+    /**
+     * Game over: bit i set when seat i won.
+     */
+    uint16_t winners;
+    /**
+     * Game over: the points won.
+     */
+    uint32_t points;
+    /**
+     * Capture: where, in board coordinates.
+     */
+    struct pachisi_place place;
+    /**
+     * Roll: the roll.
+     */
+    struct pachisi_roll roll;
+    /**
+     * Step: the step.
+     */
+    struct pachisi_step step;
+    /**
+     * Play: the play.
+     */
+    struct pachisi_play play;
+} pachisi_event;
+
+/**
+ * How a game ended.
+ */
+typedef struct pachisi_outcome {
+    /**
+     * Whether the game is over (all other fields are 0 / `PACHISI_NO_SEAT` while it is not).
+     */
+    bool over;
+    /**
+     * Bit i set when seat i won (a team wins together).
+     */
+    uint16_t winners;
+    /**
+     * The lowest winning seat, or `PACHISI_NO_SEAT`.
+     */
+    uint8_t winner;
+    /**
+     * Points won (1 in the Pachisi family; 1, 2 or 3 times the cube in backgammon).
+     */
+    uint32_t points;
+} pachisi_outcome;
+
+/**
+ * One option of a preset. The strings are static: valid for the life of the process, never
+ * freed by the caller.
+ */
+typedef struct pachisi_option_info {
+    /**
+     * The option's key in the rules JSON (NUL-terminated).
+     */
+    const char *name;
+    /**
+     * A `pachisi_option_kind` value.
+     */
+    uint8_t kind;
+    /**
+     * Integers: whether every value from `min` to `max` is valid.
+     */
+    bool contiguous;
+    /**
+     * Integers: the smallest valid value (with the other options at the preset's values).
+     */
+    int64_t min;
+    /**
+     * Integers: the largest valid value.
+     */
+    int64_t max;
+    /**
+     * The preset's value as JSON text (`true`, `4`, `"dice-first"`, `[6,10,25]`).
+     */
+    const char *default_json;
+    /**
+     * Choices: a JSON array of the names accepted (`["dice-first","any"]`); integers: a JSON
+     * array of every valid value when there are at most 16, else `[]`; `[]` otherwise.
+     */
+    const char *choices_json;
+} pachisi_option_info;
 
 /**
  * What one simulated game produced.
@@ -375,6 +774,57 @@ const char *pachisi_version(void);
 uint32_t pachisi_abi_version(void);
 
 /**
+ * Writes the board as plain data to `*out`: every piece with its place in board coordinates
+ * (the places `pachisi_game_svg` draws), the safe squares and castles of the rules, the roll
+ * being played and whose turn it is. With steps of an unfinished play taken, they are applied.
+ *
+ * - `out`: caller-owned, written on success.
+ *
+ * Errors: `NULL_POINTER`.
+ */
+enum pachisi_result pachisi_game_board(const struct pachisi_game *game, struct pachisi_board *out);
+
+/**
+ * Writes a 64-bit hash of the position (the position at the start of the play and the steps
+ * taken; not the history or the generator) to `*out`, for transposition tables. Games with
+ * equal positions (`pachisi_game_same_position`) have equal hashes. Stable within one version
+ * of the library on one platform; not a format to store.
+ *
+ * Errors: `NULL_POINTER`.
+ */
+enum pachisi_result pachisi_game_hash(const struct pachisi_game *game, uint64_t *out);
+
+/**
+ * Writes to `*out` whether two games stand at the same position under the same rules
+ * (history, generator and log aside).
+ *
+ * Errors: `NULL_POINTER`.
+ */
+enum pachisi_result pachisi_game_same_position(const struct pachisi_game *a,
+                                               const struct pachisi_game *b,
+                                               bool *out);
+
+/**
+ * Copies the legal plays of a hypothetical roll at this chance node into `buf`, without
+ * changing the game (one per distinct resulting position, in the order
+ * `pachisi_game_legal_play` would list them after `pachisi_game_set_roll`; none when the roll
+ * cannot be played or is resolved at once, as a third-doubles penalty is).
+ *
+ * - `roll`: borrowed for the call.
+ * - `buf`: caller-owned array of `len` plays (may be NULL when `len` is 0); written on success.
+ * - `written`: receives the number of plays, on success and on
+ *   `PACHISI_RESULT_BUFFER_TOO_SMALL`.
+ *
+ * Errors: `WRONG_PHASE` (not at a chance node), `INVALID_ROLL`, `BUFFER_TOO_SMALL`,
+ * `NULL_POINTER`.
+ */
+enum pachisi_result pachisi_game_plays_for_roll(const struct pachisi_game *game,
+                                                const struct pachisi_roll *roll,
+                                                struct pachisi_play *buf,
+                                                size_t len,
+                                                size_t *written);
+
+/**
  * Copies the message of the last failed call on the calling thread into `buf` (NUL-terminated).
  *
  * Each call that returns a status other than `PACHISI_RESULT_OK` replaces the message;
@@ -398,6 +848,51 @@ enum pachisi_result pachisi_last_error(char *buf, size_t len, size_t *written);
  * not free it. Never NULL.
  */
 const char *pachisi_result_name(int32_t code);
+
+/**
+ * Copies the events of the last action into `buf`: the action itself (a roll, a play or a
+ * step), then what it caused, in order (captures, bonuses, a penalty, an extra roll, rolls
+ * forfeited because they could not be played, the end of the game). Empty before the first
+ * action (a game made from a position lists the forfeits it opened with).
+ *
+ * - `buf`: caller-owned array of `len` events (may be NULL when `len` is 0); written on
+ *   success.
+ * - `written`: receives the number of events, on success and on
+ *   `PACHISI_RESULT_BUFFER_TOO_SMALL`.
+ *
+ * Errors: `BUFFER_TOO_SMALL`, `NULL_POINTER`.
+ */
+enum pachisi_result pachisi_game_events(const struct pachisi_game *game,
+                                        struct pachisi_event *buf,
+                                        size_t len,
+                                        size_t *written);
+
+/**
+ * Copies the events of action number `index` of the history (0 = the first;
+ * `pachisi_game_history_len` counts them) into `buf`, as `pachisi_game_events` writes them.
+ *
+ * Errors: `INDEX_OUT_OF_RANGE`, `BUFFER_TOO_SMALL`, `NULL_POINTER`.
+ */
+enum pachisi_result pachisi_game_history(const struct pachisi_game *game,
+                                         size_t index,
+                                         struct pachisi_event *buf,
+                                         size_t len,
+                                         size_t *written);
+
+/**
+ * Makes again the last action `pachisi_game_undo` took back (the same roll, play or step,
+ * with the same generator). Any new action clears what there is to redo.
+ *
+ * Errors: `WRONG_PHASE` (nothing to redo), `NULL_POINTER`.
+ */
+enum pachisi_result pachisi_game_redo(struct pachisi_game *game);
+
+/**
+ * Writes how many actions `pachisi_game_redo` can make again to `*out`.
+ *
+ * Errors: `NULL_POINTER`.
+ */
+enum pachisi_result pachisi_game_redo_len(const struct pachisi_game *game, size_t *out);
 
 /**
  * A new game of `rules` from the starting position, its dice drawn from a generator seeded
@@ -760,6 +1255,26 @@ enum pachisi_result pachisi_game_finish_play(struct pachisi_game *game);
  * Errors: `WRONG_PHASE` (nothing to undo).
  */
 enum pachisi_result pachisi_game_undo(struct pachisi_game *game);
+
+/**
+ * Writes the number of options of the rules' preset to `*out`; they are numbered
+ * `0..count` for `pachisi_rules_option_info`.
+ *
+ * Errors: `NULL_POINTER`.
+ */
+enum pachisi_result pachisi_rules_option_count(const struct pachisi_rules *rules, size_t *out);
+
+/**
+ * Writes option number `index` of the rules' preset to `*out`: its name, type, the preset's
+ * value, and the valid range (integers, probed with the other options at the preset's values:
+ * some options constrain each other, so a combination may still be rejected) or the names a
+ * choice accepts. The strings are static (never freed by the caller).
+ *
+ * Errors: `INDEX_OUT_OF_RANGE`, `NULL_POINTER`.
+ */
+enum pachisi_result pachisi_rules_option_info(const struct pachisi_rules *rules,
+                                              size_t index,
+                                              struct pachisi_option_info *out);
 
 /**
  * A new player from a spec: `name[:key=value,...]` (`"random"`, `"greedy"`,

@@ -32,6 +32,10 @@ using RollValue = pachisi_roll;
 using Outcome = pachisi_outcome;
 using GameRecord = pachisi_game_record;
 using Node = pachisi_node;
+using Board = pachisi_board;
+using Event = pachisi_event;
+using PlaySteps = pachisi_play;
+using OptionInfo = pachisi_option_info;
 
 /// The message of the last failure on this thread (empty if none).
 inline std::string last_error_message() {
@@ -187,6 +191,15 @@ public:
             return pachisi_rules_variant(handle_.get(), b, n, w);
         });
     }
+    /// Every option of the preset: name, type, default, range or choices (static strings).
+    std::vector<OptionInfo> options() const {
+        std::size_t n = 0;
+        check(pachisi_rules_option_count(handle_.get(), &n));
+        std::vector<OptionInfo> out(n);
+        for (std::size_t i = 0; i < n; i++)
+            check(pachisi_rules_option_info(handle_.get(), i, &out[i]));
+        return out;
+    }
     /// The C handle (still owned by this object).
     const pachisi_rules *get() const noexcept { return handle_.get(); }
 
@@ -332,6 +345,39 @@ public:
     }
     void finish_play() { check(pachisi_game_finish_play(handle_.get())); }
     void undo() { check(pachisi_game_undo(handle_.get())); }
+    /// Makes again the last action undo took back.
+    void redo() { check(pachisi_game_redo(handle_.get())); }
+    std::size_t redo_len() const { return read<std::size_t>(pachisi_game_redo_len); }
+
+    // Events, history, search
+    /// The events of the last action (the action, then what it caused).
+    std::vector<Event> events() const {
+        return detail::read_array<Event>([&](Event *b, std::size_t n, std::size_t *w) {
+            return pachisi_game_events(handle_.get(), b, n, w);
+        });
+    }
+    /// The events of action number `index` of the history (0 = the first).
+    std::vector<Event> history(std::size_t index) const {
+        return detail::read_array<Event>([&](Event *b, std::size_t n, std::size_t *w) {
+            return pachisi_game_history(handle_.get(), index, b, n, w);
+        });
+    }
+    /// The board as plain data (pieces in board coordinates, safe places, roll, turn).
+    Board board() const { return read<Board>(pachisi_game_board); }
+    /// A hash of the position (stable within one library version on one platform).
+    std::uint64_t hash() const { return read<std::uint64_t>(pachisi_game_hash); }
+    /// Whether both games stand at the same position under the same rules.
+    bool same_position(const Game &other) const {
+        bool same = false;
+        check(pachisi_game_same_position(handle_.get(), other.handle_.get(), &same));
+        return same;
+    }
+    /// The legal plays of a hypothetical roll at this chance node (the game is unchanged).
+    std::vector<PlaySteps> plays_for_roll(const RollValue &r) const {
+        return detail::read_array<PlaySteps>([&](PlaySteps *b, std::size_t n, std::size_t *w) {
+            return pachisi_game_plays_for_roll(handle_.get(), &r, b, n, w);
+        });
+    }
 
     /// The C handle (still owned by this object).
     pachisi_game *get() const noexcept { return handle_.get(); }

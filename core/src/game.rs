@@ -1,19 +1,51 @@
-//! Turn flow shared by every rule system: a game with its seeded generator, history and undo,
-//! explicit chance, whole plays and the step-by-step interface, and JSON of the whole game.
+//! Turn flow shared by every rule system: a game with its seeded generator, history, undo and
+//! redo, explicit chance, whole plays and the step-by-step interface, and JSON of the whole game.
+//!
+//! ## Cost model
+//!
+//! - **One generation per decision.** The legal plays of a decision node are generated once, by
+//!   the forfeit check that follows every roll and play, and kept in the game until it changes
+//!   (any roll, play, step, finish, undo, redo or load drops them). [`GameOf::legal_plays`],
+//!   [`GameOf::legal_steps`], [`GameOf::play`] (validated by looking the play up) and
+//!   [`GameOf::play_index`] (no validation needed) all read that list.
+//! - **A small game.** The rule system (with its lookup tables) and the rules are shared by every
+//!   copy of a game (reference-counted, never copied); the history is a persistent list of
+//!   compact records (the position before the action, the generator, how many steps were taken,
+//!   and the events of the action), shared between copies: [`Clone`] copies a few hundred bytes
+//!   whatever the length of the game, and the first action after a copy adds one record without
+//!   copying the others.
 
 use crate::dice::{ChanceOutcome, GameRng, Roll, rng_from_seed};
-use crate::play::{Play, Step, dedup_by_result};
+use crate::play::{Play, Step, StepKind, dedup_by_result};
 use crate::registry::{Registered, SystemVisitor};
 use crate::rules::Rules;
 use crate::system::{BoardKind, Node, Orders, Outcome, PieceView, Place, RuleSystem, SystemRules};
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, OnceLock};
 
 /// Writes the move notation of a play of the roll it was made for (see [`Game::play_formatter`]).
 pub type PlayFormatter = std::sync::Arc<dyn Fn(&Play) -> String + Send + Sync>;
 
 /// One thing that happened in a game, in order.
+///
+/// The game's *log* ([`Game::log`], saved in its JSON) holds the actions and forfeits: `Roll`,
+/// `Play` and `Forfeit`. The *events* of an action ([`Game::events`], [`Game::history`]) add
+/// what the action caused: `Step` (a step taken alone), `Capture`, `Bonus`, `Penalty`,
+/// `ExtraRoll` and `GameOver`.
+///
+/// ```
+/// use pachisi::{Event, Game, Roll};
+/// let mut g = Game::from_preset("parcheesi", 1).unwrap();
+/// g.set_roll(Roll::Dice([5, 5])).unwrap();
+/// assert!(matches!(g.events()[0], Event::Roll { seat: 0, .. }));
+/// let play = g.legal_plays()[0];
+/// g.play(&play).unwrap();
+/// // Doubles: the seat rolls again.
+/// assert!(g.events().contains(&Event::ExtraRoll { seat: 0 }));
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "event")]
 pub enum Event {
@@ -36,6 +68,67 @@ pub enum Event {
         /// Whose roll was lost.
         seat: u8,
     },
+    /// `seat` took one step of its play with [`Game::step`] (the play goes on).
+    Step {
+        /// Who is playing.
+        seat: u8,
+        /// The step.
+        step: Step,
+    },
+    /// A step captured (sent back) opposing pieces.
+    Capture {
+        /// The seat playing.
+        seat: u8,
+        /// The owner of the capturing piece (a partner's when a finished seat plays for it).
+        owner: u8,
+        /// The owner of the captured pieces, when the position shows it.
+        victim: Option<u8>,
+        /// How many pieces were captured.
+        count: u8,
+        /// Where, in board coordinates.
+        place: Place,
+    },
+    /// A bonus move was played (Parcheesi's 20 for a capture and 10 for home, Online's 10).
+    Bonus {
+        /// The seat playing.
+        seat: u8,
+        /// The owner of the piece moved.
+        owner: u8,
+        /// The squares moved.
+        value: u8,
+    },
+    /// The roll was punished before any move (third doubles in a row sends a piece back and
+    /// passes the turn).
+    Penalty {
+        /// The seat punished.
+        seat: u8,
+    },
+    /// `seat` rolls again after its play (doubles, a grace throw).
+    ExtraRoll {
+        /// Who rolls again.
+        seat: u8,
+    },
+    /// The game ended.
+    GameOver {
+        /// How.
+        outcome: Outcome,
+    },
+}
+
+impl Event {
+    /// Whether the event belongs to the game's log (an action or a forfeit: `Roll`, `Play`,
+    /// `Forfeit`), rather than only to the events of an action.
+    ///
+    /// ```
+    /// assert!(pachisi::Event::Forfeit { seat: 0 }.is_logged());
+    /// assert!(!pachisi::Event::ExtraRoll { seat: 0 }.is_logged());
+    /// ```
+    pub fn is_logged(&self) -> bool {
+        matches!(
+            self,
+            Event::Roll { .. } | Event::Play { .. } | Event::Forfeit { .. }
+        )
+    }
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -48,21 +141,164 @@ struct Snapshot<S> {
     log_len: usize,
 }
 
+/// The rule system and rules of a game: built once, shared by every copy.
+#[derive(Debug)]
+struct Shared<R> {
+    system: R,
+    rules: Rules,
+}
+
+/// One action of the history: what undo needs (the position at the start of the play before it,
+/// the generator, how many steps of the play were taken, the log length) and what happened.
+/// The steps taken before are not stored: they begin the action's play, or the steps taken
+/// after it (see [`Record::taken_before`]).
+#[derive(Debug)]
+struct Record<S> {
+    parent: Option<Arc<Record<S>>>,
+    depth: u32,
+    state: S,
+    rng: GameRng,
+    taken_len: u8,
+    log_len: u32,
+    events: Vec<Event>,
+}
+
+impl<S> Record<S> {
+    /// The play this action made, if it made one.
+    fn play(&self) -> Option<&Play> {
+        self.events.iter().find_map(|e| match e {
+            Event::Play { play, .. } => Some(play),
+            _ => None,
+        })
+    }
+
+    /// The steps taken before the action, given those taken after it.
+    fn taken_before(&self, after: &Play) -> Play {
+        let source = self.play().unwrap_or(after);
+        let n = (self.taken_len as usize).min(source.len());
+        Play::from_steps(&source.steps()[..n])
+    }
+}
+
+impl<S> Drop for Record<S> {
+    fn drop(&mut self) {
+        // Drop a long chain iteratively: recursion would overflow the stack.
+        let mut next = self.parent.take();
+        while let Some(rec) = next {
+            match Arc::try_unwrap(rec) {
+                Ok(mut rec) => next = rec.parent.take(),
+                Err(_) => break,
+            }
+        }
+    }
+}
+
+/// A state undo left behind, for redo.
+#[derive(Debug)]
+struct Redo<S> {
+    next: Option<Arc<Redo<S>>>,
+    start: S,
+    taken: Play,
+    rng: GameRng,
+    head: Option<Arc<Record<S>>>,
+    log_count: u32,
+}
+
+impl<S> Drop for Redo<S> {
+    fn drop(&mut self) {
+        let mut next = self.next.take();
+        while let Some(r) = next {
+            match Arc::try_unwrap(r) {
+                Ok(mut r) => next = r.next.take(),
+                Err(_) => break,
+            }
+        }
+    }
+}
+
+/// The lists of the current decision node, each made at most once.
+#[derive(Debug, Default)]
+struct Cache {
+    /// [`GameOf::legal_plays`].
+    plays: OnceLock<Vec<Play>>,
+    /// Every order of every play from the start of the play.
+    all: OnceLock<Vec<Play>>,
+    /// [`GameOf::legal_steps`].
+    steps: OnceLock<Vec<Step>>,
+}
+
+/// What an action records before it changes anything.
+struct Before<S> {
+    state: S,
+    rng: GameRng,
+    taken_len: u8,
+    log_len: u32,
+}
+
+/// One action of a game's history and everything it caused (see [`Game::history`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct HistoryEntry {
+    /// The seat that acted (rolled, played or took a step).
+    pub seat: u8,
+    /// The events, in order; the first is the action (`Roll`, `Play` or `Step`).
+    pub events: Vec<Event>,
+}
+
+/// What a renderer draws, as plain data (see [`Game::board_data`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BoardData {
+    /// The board.
+    pub board: BoardKind,
+    /// What happens next.
+    pub node: Node,
+    /// The seat to roll or to play.
+    pub to_move: u8,
+    /// The roll being played, at a decision node after a roll.
+    pub roll: Option<Roll>,
+    /// Every piece (or group of pieces) and its place in board coordinates.
+    pub pieces: Vec<PieceView>,
+    /// The safe squares and castles of these rules.
+    pub safe: Vec<Place>,
+}
+
+/// FNV-1a, 64 bits: a fixed hash function, so [`GameOf::position_hash`] does not change between
+/// runs (std's default hasher is randomly keyed per process).
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 ^= *b as u64;
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+}
+
 /// A game of one rule system: its position, the steps taken in the current play, the generator
 /// and the history. Use [`Game`] to choose the system at run time.
 #[derive(Clone, Debug)]
 pub struct GameOf<R: RuleSystem> {
-    system: R,
-    rules: Rules,
+    shared: Arc<Shared<R>>,
     /// Position at the start of the current play (or at a chance node).
     start: R::State,
     /// Steps of the current play taken one by one.
     taken: Play,
-    /// `state` with `taken` applied.
+    /// `start` with `taken` applied.
     current: R::State,
     rng: GameRng,
-    history: Vec<Snapshot<R::State>>,
-    log: Vec<Event>,
+    /// The last action (the history, newest first).
+    head: Option<Arc<Record<R::State>>>,
+    /// Log events so far.
+    log_count: u32,
+    /// Forfeits before the first action (a game from a position may open with them).
+    opening: Vec<Event>,
+    /// States undo left, the next to redo first.
+    redo: Option<Arc<Redo<R::State>>>,
+    /// The lists of the current node (shared by copies: they never change once made).
+    cache: OnceLock<Arc<Cache>>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -82,14 +318,16 @@ impl<R: RuleSystem> GameOf<R> {
     pub fn new(system: R, rules: Rules, seed: u64) -> GameOf<R> {
         let state = system.initial_state();
         GameOf {
-            system,
-            rules,
+            shared: Arc::new(Shared { system, rules }),
             start: state,
             taken: Play::new(),
             current: state,
             rng: rng_from_seed(seed),
-            history: Vec::new(),
-            log: Vec::new(),
+            head: None,
+            log_count: 0,
+            opening: Vec::new(),
+            redo: None,
+            cache: OnceLock::new(),
         }
     }
 
@@ -99,17 +337,20 @@ impl<R: RuleSystem> GameOf<R> {
         let mut g = GameOf::new(system, rules, seed);
         g.start = state;
         g.current = state;
-        g.resolve_unplayable();
+        let mut events = Vec::new();
+        g.after_change(&mut events);
+        g.log_count = events.iter().filter(|e| e.is_logged()).count() as u32;
+        g.opening = events;
         Ok(g)
     }
 
     /// The rule system.
     pub fn system(&self) -> &R {
-        &self.system
+        &self.shared.system
     }
     /// The rules this game plays by.
     pub fn rules(&self) -> &Rules {
-        &self.rules
+        &self.shared.rules
     }
     /// The current position (with the steps of an unfinished play applied).
     pub fn state(&self) -> &R::State {
@@ -119,13 +360,58 @@ impl<R: RuleSystem> GameOf<R> {
     pub fn taken(&self) -> &[Step] {
         self.taken.steps()
     }
-    /// Everything that happened so far.
-    pub fn log(&self) -> &[Event] {
-        &self.log
+
+    /// The records of the history, newest first.
+    fn records(&self) -> impl Iterator<Item = &Record<R::State>> {
+        std::iter::successors(self.head.as_deref(), |r| r.parent.as_deref())
     }
+
+    /// The log: every roll, play and forfeit so far, in order.
+    pub fn log(&self) -> Vec<Event> {
+        let mut recs: Vec<&Record<R::State>> = self.records().collect();
+        recs.reverse();
+        let mut out = Vec::with_capacity(self.log_count as usize);
+        out.extend(self.opening.iter().filter(|e| e.is_logged()));
+        for r in recs {
+            out.extend(r.events.iter().filter(|e| e.is_logged()));
+        }
+        out
+    }
+
+    /// The number of events in the log.
+    pub fn log_len(&self) -> usize {
+        self.log_count as usize
+    }
+
+    /// The events of the last action (empty before the first; a game made from a position
+    /// reports the forfeits it opened with).
+    pub fn events(&self) -> &[Event] {
+        match &self.head {
+            Some(r) => &r.events,
+            None => &self.opening,
+        }
+    }
+
+    /// Every action so far, oldest first, with the events it caused.
+    pub fn history(&self) -> Vec<HistoryEntry> {
+        let mut out: Vec<HistoryEntry> = self
+            .records()
+            .map(|r| HistoryEntry {
+                seat: match r.events.first() {
+                    Some(Event::Roll { seat, .. } | Event::Play { seat, .. })
+                    | Some(Event::Step { seat, .. }) => *seat,
+                    _ => self.system().to_move(&r.state),
+                },
+                events: r.events.clone(),
+            })
+            .collect();
+        out.reverse();
+        out
+    }
+
     /// What happens next.
     pub fn node(&self) -> Node {
-        self.system.node(&self.current)
+        self.system().node(&self.current)
     }
     /// Whether the next event is a roll.
     pub fn is_chance_node(&self) -> bool {
@@ -137,15 +423,15 @@ impl<R: RuleSystem> GameOf<R> {
     }
     /// The seat to roll or to play.
     pub fn to_move(&self) -> u8 {
-        self.system.to_move(&self.current)
+        self.system().to_move(&self.current)
     }
     /// Number of seats.
     pub fn seats(&self) -> u8 {
-        self.system.seats()
+        self.system().seats()
     }
     /// How the game ended, if it has.
     pub fn outcome(&self) -> Option<Outcome> {
-        self.system.outcome(&self.current)
+        self.system().outcome(&self.current)
     }
     /// The lowest winning seat, if the game is over.
     pub fn winner(&self) -> Option<u8> {
@@ -162,66 +448,121 @@ impl<R: RuleSystem> GameOf<R> {
     /// The outcomes of the roll due now with their probabilities (empty unless at a chance node).
     pub fn chance_outcomes(&self) -> Vec<ChanceOutcome> {
         if self.is_chance_node() {
-            self.system.chance_outcomes(&self.current)
+            self.system().chance_outcomes(&self.current)
         } else {
             Vec::new()
         }
     }
 
-    fn snapshot(&mut self) {
-        self.history.push(Snapshot {
+    fn before(&self) -> Before<R::State> {
+        Before {
             state: self.start,
-            taken: self.taken,
             rng: self.rng.clone(),
-            log_len: self.log.len(),
-        });
+            taken_len: self.taken.len() as u8,
+            log_len: self.log_count,
+        }
+    }
+
+    /// Records an action (its state before and its events); a new action clears redo.
+    fn commit(&mut self, before: Before<R::State>, events: Vec<Event>) {
+        let logged = events.iter().filter(|e| e.is_logged()).count() as u32;
+        let depth = self.head.as_ref().map_or(0, |r| r.depth) + 1;
+        self.head = Some(Arc::new(Record {
+            parent: self.head.take(),
+            depth,
+            state: before.state,
+            rng: before.rng,
+            taken_len: before.taken_len,
+            log_len: before.log_len,
+            events,
+        }));
+        self.log_count += logged;
+        self.redo = None;
     }
 
     /// Rolls with the game's generator and returns the roll.
     pub fn roll(&mut self) -> Result<Roll> {
         self.require(Node::Chance, "roll")?;
-        // The snapshot keeps the generator as it was, so undo restores it exactly.
-        self.snapshot();
-        let roll = self.system.sample_roll(&self.current, &mut self.rng);
-        self.apply_roll(roll);
+        // The record keeps the generator as it was, so undo restores it exactly.
+        let before = self.before();
+        let roll = self.shared.system.sample_roll(&self.current, &mut self.rng);
+        self.apply_roll(roll, before);
         Ok(roll)
     }
 
     /// Sets the roll (for analysis or replay); validated for this variant and position.
     pub fn set_roll(&mut self, roll: Roll) -> Result<()> {
         self.require(Node::Chance, "roll")?;
-        self.system.check_roll(&self.current, roll)?;
-        self.snapshot();
-        self.apply_roll(roll);
+        self.system().check_roll(&self.current, roll)?;
+        let before = self.before();
+        self.apply_roll(roll, before);
         Ok(())
     }
 
-    fn apply_roll(&mut self, roll: Roll) {
-        let seat = self.system.to_move(&self.current);
-        self.log.push(Event::Roll { seat, roll });
-        self.system.begin_roll(&mut self.current, roll);
-        self.start = self.current;
-        self.resolve_unplayable();
+    fn apply_roll(&mut self, roll: Roll, before: Before<R::State>) {
+        let seat = self.system().to_move(&self.current);
+        let mut events = Vec::with_capacity(2);
+        events.push(Event::Roll { seat, roll });
+        let mut s = self.current;
+        self.system().begin_roll(&mut s, roll);
+        // A roll resolved at once that moved pieces was punished (only then compare pieces).
+        if self.system().node(&s) != Node::Decision
+            && self.system().pieces(&s) != self.system().pieces(&self.current)
+        {
+            events.push(Event::Penalty { seat });
+        }
+        self.start = s;
+        self.current = s;
+        self.after_change(&mut events);
+        self.commit(before, events);
     }
 
-    /// At a decision node with no legal play the roll is lost at once.
-    fn resolve_unplayable(&mut self) {
-        let mut buf = Vec::new();
+    /// The legal plays of a hypothetical roll at this chance node, without changing the game
+    /// (one per distinct resulting position; empty when the roll could not be played or is
+    /// resolved at once, as a third-doubles penalty is).
+    ///
+    /// ```
+    /// use pachisi::{Game, Roll};
+    /// let g = Game::from_preset("backgammon", 1).unwrap();
+    /// let plays = g.plays_for_roll(Roll::Dice([6, 5])).unwrap();
+    /// let mut h = g.clone();
+    /// h.set_roll(Roll::Dice([6, 5])).unwrap();
+    /// assert_eq!(plays, h.legal_plays());
+    /// assert!(g.is_chance_node());
+    /// ```
+    pub fn plays_for_roll(&self, roll: Roll) -> Result<Vec<Play>> {
+        self.require(Node::Chance, "list the plays of a roll")?;
+        self.system().check_roll(&self.current, roll)?;
+        let mut s = self.current;
+        self.system().begin_roll(&mut s, roll);
+        let mut out = Vec::new();
+        if self.system().node(&s) == Node::Decision {
+            self.system().generate(&s, Orders::Distinct, &mut out);
+        }
+        Ok(out)
+    }
+
+    /// Drops the lists of the node, forfeits rolls that cannot be played and reports the end of
+    /// the game: what follows every change of position.
+    fn after_change(&mut self, events: &mut Vec<Event>) {
         // Each forfeit moves the turn on, so this ends; the bound guards a faulty system.
         for _ in 0..64 {
-            if self.system.node(&self.current) != Node::Decision || !self.taken.is_empty() {
-                return;
+            self.cache = OnceLock::new();
+            if self.system().node(&self.current) != Node::Decision || !self.taken.is_empty() {
+                break;
             }
-            buf.clear();
-            self.system
-                .generate(&self.current, Orders::Distinct, &mut buf);
-            if !buf.is_empty() {
-                return;
+            if !self.legal_plays_ref().is_empty() {
+                break;
             }
-            let seat = self.system.to_move(&self.current);
-            self.log.push(Event::Forfeit { seat });
-            self.system.end_play(&mut self.current, &[]);
-            self.start = self.current;
+            let seat = self.system().to_move(&self.current);
+            events.push(Event::Forfeit { seat });
+            let mut s = self.current;
+            self.system().end_play(&mut s, &[]);
+            self.start = s;
+            self.current = s;
+        }
+        if let Some(outcome) = self.outcome() {
+            events.push(Event::GameOver { outcome });
         }
     }
 
@@ -237,27 +578,54 @@ impl<R: RuleSystem> GameOf<R> {
         }))
     }
 
-    /// Every legal complete play from the start of the current roll that begins with the steps
-    /// already taken, one per distinct resulting position. Empty at a chance node or at the end.
-    pub fn legal_plays(&self) -> Vec<Play> {
+    fn cache(&self) -> &Cache {
+        self.cache.get_or_init(Default::default)
+    }
+
+    /// Every order of every legal play from the start of the play (made once per node).
+    fn all_plays(&self) -> &[Play] {
+        self.cache().all.get_or_init(|| {
+            let mut out = Vec::new();
+            if self.system().node(&self.start) == Node::Decision {
+                self.system().generate(&self.start, Orders::All, &mut out);
+            }
+            out
+        })
+    }
+
+    /// [`GameOf::legal_plays`] without a copy: the list the game keeps for this node.
+    ///
+    /// ```
+    /// let mut g = pachisi::Game::from_preset("backgammon", 1).unwrap();
+    /// g.roll().unwrap();
+    /// assert_eq!(g.legal_plays_ref(), &g.legal_plays()[..]);
+    /// ```
+    pub fn legal_plays_ref(&self) -> &[Play] {
+        self.cache().plays.get_or_init(|| self.generate_plays())
+    }
+
+    fn generate_plays(&self) -> Vec<Play> {
         let mut out = Vec::new();
-        if self.system.node(&self.start) != Node::Decision {
+        if self.system().node(&self.start) != Node::Decision {
             return out;
         }
         if self.taken.is_empty() {
-            self.system
+            self.system()
                 .generate(&self.start, Orders::Distinct, &mut out);
             return out;
         }
-        self.system.generate(&self.start, Orders::All, &mut out);
-        out.retain(|p| p.starts_with(self.taken.steps()));
+        out.extend(
+            self.all_plays()
+                .iter()
+                .filter(|p| p.starts_with(self.taken.steps())),
+        );
         // Compare positions after the turn flow: bookkeeping of an unfinished roll (values left,
         // blockade groups) must not make two plays with one resulting position look different.
         let mut results: Vec<R::State> = out
             .iter()
             .map(|p| {
                 let mut s = self.result_of(p);
-                self.system.end_play(&mut s, p.steps());
+                self.system().end_play(&mut s, p.steps());
                 s
             })
             .collect();
@@ -265,10 +633,16 @@ impl<R: RuleSystem> GameOf<R> {
         out
     }
 
+    /// Every legal complete play from the start of the current roll that begins with the steps
+    /// already taken, one per distinct resulting position. Empty at a chance node or at the end.
+    pub fn legal_plays(&self) -> Vec<Play> {
+        self.legal_plays_ref().to_vec()
+    }
+
     fn result_of(&self, play: &Play) -> R::State {
         let mut s = self.start;
         for step in play.steps() {
-            self.system.apply_step(&mut s, step);
+            self.system().apply_step(&mut s, step);
         }
         s
     }
@@ -277,46 +651,44 @@ impl<R: RuleSystem> GameOf<R> {
     pub fn preview(&self, play: &Play) -> Result<R::State> {
         self.check_play(play)?;
         let mut s = self.result_of(play);
-        self.system.end_play(&mut s, play.steps());
+        self.system().end_play(&mut s, play.steps());
         Ok(s)
+    }
+
+    /// [`GameOf::legal_steps`] without a copy.
+    pub fn legal_steps_ref(&self) -> &[Step] {
+        self.cache().steps.get_or_init(|| {
+            let mut out: Vec<Step> = Vec::new();
+            let k = self.taken.len();
+            for p in self.all_plays() {
+                if p.len() > k && p.starts_with(self.taken.steps()) {
+                    let s = p.steps()[k];
+                    if !out.contains(&s) {
+                        out.push(s);
+                    }
+                }
+            }
+            out
+        })
     }
 
     /// The next steps that begin (or continue) at least one legal play.
     pub fn legal_steps(&self) -> Vec<Step> {
-        let mut out: Vec<Step> = Vec::new();
-        if self.system.node(&self.start) != Node::Decision {
-            return out;
-        }
-        let mut plays = Vec::new();
-        self.system.generate(&self.start, Orders::All, &mut plays);
-        let k = self.taken.len();
-        for p in &plays {
-            if p.len() > k && p.starts_with(self.taken.steps()) {
-                let s = p.steps()[k];
-                if !out.contains(&s) {
-                    out.push(s);
-                }
-            }
-        }
-        out
+        self.legal_steps_ref().to_vec()
     }
 
     fn check_play(&self, play: &Play) -> Result<()> {
         self.require(Node::Decision, "play")?;
-        let mut plays = Vec::new();
-        self.system
-            .generate(&self.start, Orders::Distinct, &mut plays);
-        if plays.contains(play) {
+        // The distinct plays first (what callers pick from), then every order.
+        if self.taken.is_empty() && self.legal_plays_ref().contains(play) {
             return Ok(());
         }
-        plays.clear();
-        self.system.generate(&self.start, Orders::All, &mut plays);
-        if plays.contains(play) {
+        if self.all_plays().contains(play) {
             return Ok(());
         }
         Err(Error::IllegalMove(format!(
             "`{}` is not a legal play here",
-            self.system.format_play(&self.start, play)
+            self.system().format_play(&self.start, play)
         )))
     }
 
@@ -329,29 +701,92 @@ impl<R: RuleSystem> GameOf<R> {
             ));
         }
         self.check_play(play)?;
-        self.snapshot();
-        let mut s = self.start;
-        for step in play.steps() {
-            self.system.apply_step(&mut s, step);
-        }
-        self.finish(s, play);
+        self.commit_play(play);
         Ok(())
     }
 
-    fn finish(&mut self, mut s: R::State, play: &Play) {
-        let seat = self.system.to_move(&self.start);
-        self.log.push(Event::Play { seat, play: *play });
-        self.system.end_play(&mut s, play.steps());
+    /// Makes legal play number `index` of [`GameOf::legal_plays`]: no generation and no lookup,
+    /// the list is the one the game keeps for this node.
+    ///
+    /// ```
+    /// let mut g = pachisi::Game::from_preset("backgammon", 1).unwrap();
+    /// g.roll().unwrap();
+    /// let third = g.legal_plays()[2];
+    /// g.play_index(2).unwrap();
+    /// assert_eq!(g.last_play().unwrap().1, third);
+    /// assert!(g.play_index(9999).is_err());
+    /// ```
+    pub fn play_index(&mut self, index: usize) -> Result<()> {
+        self.require(Node::Decision, "play")?;
+        let plays = self.legal_plays_ref();
+        let Some(play) = plays.get(index).copied() else {
+            return Err(Error::IllegalMove(format!(
+                "play index {index} is out of range ({} legal plays)",
+                plays.len()
+            )));
+        };
+        self.commit_play(&play);
+        Ok(())
+    }
+
+    /// Makes a play known to be legal that begins with the steps taken.
+    fn commit_play(&mut self, play: &Play) {
+        let before = self.before();
+        let seat = self.system().to_move(&self.start);
+        let mut events = Vec::with_capacity(2);
+        events.push(Event::Play { seat, play: *play });
+        let mut s = self.current;
+        for step in &play.steps()[self.taken.len()..] {
+            self.step_events(&s, step, seat, &mut events);
+            self.system().apply_step(&mut s, step);
+        }
+        self.finish(s, play, seat, &mut events);
+        self.after_change(&mut events);
+        self.commit(before, events);
+    }
+
+    /// The captures and bonus of one step from `s`.
+    fn step_events(&self, s: &R::State, step: &Step, seat: u8, events: &mut Vec<Event>) {
+        if step.captured > 0 {
+            let place = self.system().place(step.seat, step.to);
+            let victim = self
+                .system()
+                .pieces(s)
+                .iter()
+                .find(|v| v.place == place && v.seat != step.seat)
+                .map(|v| v.seat);
+            events.push(Event::Capture {
+                seat,
+                owner: step.seat,
+                victim,
+                count: step.captured,
+                place,
+            });
+        }
+        if step.kind == StepKind::Bonus {
+            events.push(Event::Bonus {
+                seat,
+                owner: step.seat,
+                value: step.value,
+            });
+        }
+    }
+
+    /// Ends the play: the turn flow of the system, and an extra roll when the seat rolls again.
+    fn finish(&mut self, mut s: R::State, play: &Play, seat: u8, events: &mut Vec<Event>) {
+        self.system().end_play(&mut s, play.steps());
         self.start = s;
         self.current = s;
         self.taken = Play::new();
-        self.resolve_unplayable();
+        if self.system().node(&s) == Node::Chance && self.system().to_move(&s) == seat {
+            events.push(Event::ExtraRoll { seat });
+        }
     }
 
     /// Parses move notation into a legal play here.
     pub fn parse_play(&self, text: &str) -> Result<Play> {
         self.require(Node::Decision, "parse a play")?;
-        self.system.parse_play(&self.start, text)
+        self.system().parse_play(&self.start, text)
     }
 
     /// Makes the play written in move notation.
@@ -362,33 +797,33 @@ impl<R: RuleSystem> GameOf<R> {
 
     /// The move notation of a play from the current position.
     pub fn format_play(&self, play: &Play) -> String {
-        self.system.format_play(&self.start, play)
+        self.system().format_play(&self.start, play)
     }
 
     /// A function writing the move notation of plays of the current roll (from the position at the
     /// start of the play), for lists of plays that are formatted later or not at all.
     pub fn play_formatter(&self) -> PlayFormatter {
-        let (system, start) = (self.system.clone(), self.start);
-        std::sync::Arc::new(move |p: &Play| system.format_play(&start, p))
+        let (shared, start) = (self.shared.clone(), self.start);
+        std::sync::Arc::new(move |p: &Play| shared.system.format_play(&start, p))
     }
 
     /// The move notation of every play in the log, with its index in the log, each written from
     /// the position before it (the history keeps those positions).
     pub fn log_notations(&self) -> Vec<(usize, String)> {
-        let mut before: std::collections::HashMap<usize, &R::State> = Default::default();
-        for snap in &self.history {
-            before.entry(snap.log_len).or_insert(&snap.state);
+        let mut out: Vec<(usize, String)> = Vec::new();
+        for r in self.records() {
+            let mut i = r.log_len as usize;
+            for e in &r.events {
+                if let Event::Play { play, .. } = e {
+                    out.push((i, self.system().format_play(&r.state, play)));
+                }
+                if e.is_logged() {
+                    i += 1;
+                }
+            }
         }
-        self.log
-            .iter()
-            .enumerate()
-            .filter_map(|(i, e)| match e {
-                Event::Play { play, .. } => before
-                    .get(&i)
-                    .map(|s| (i, self.system.format_play(s, play))),
-                _ => None,
-            })
-            .collect()
+        out.reverse();
+        out
     }
 
     /// The log as text, one event per line: `roll <seat> <roll>`, `play <seat> <move notation>`
@@ -397,7 +832,7 @@ impl<R: RuleSystem> GameOf<R> {
         let notations: std::collections::HashMap<usize, String> =
             self.log_notations().into_iter().collect();
         let mut out = String::new();
-        for (i, e) in self.log.iter().enumerate() {
+        for (i, e) in self.log().iter().enumerate() {
             let line = match e {
                 Event::Roll { seat, roll } => format!("roll {seat} {roll}"),
                 Event::Play { seat, .. } => {
@@ -405,6 +840,7 @@ impl<R: RuleSystem> GameOf<R> {
                     format!("play {seat} {text}")
                 }
                 Event::Forfeit { seat } => format!("forfeit {seat}"),
+                _ => continue,
             };
             out.push_str(&line);
             out.push('\n');
@@ -416,23 +852,31 @@ impl<R: RuleSystem> GameOf<R> {
     /// ends by itself.
     pub fn step(&mut self, step: &Step) -> Result<()> {
         self.require(Node::Decision, "step")?;
-        if !self.legal_steps().contains(step) {
+        if !self.legal_steps_ref().contains(step) {
             return Err(Error::IllegalMove(format!(
                 "{step:?} is not a legal step here"
             )));
         }
-        self.snapshot();
-        self.taken.push(*step);
-        self.system.apply_step(&mut self.current, step);
-        let mut plays = Vec::new();
-        self.system.generate(&self.start, Orders::All, &mut plays);
-        let extends = plays
+        let before = self.before();
+        let seat = self.system().to_move(&self.start);
+        let mut events = vec![Event::Step { seat, step: *step }];
+        self.step_events(&self.current, step, seat, &mut events);
+        let mut taken = self.taken;
+        taken.push(*step);
+        let extends = self
+            .all_plays()
             .iter()
-            .any(|p| p.len() > self.taken.len() && p.starts_with(self.taken.steps()));
+            .any(|p| p.len() > taken.len() && p.starts_with(taken.steps()));
+        self.taken = taken;
+        let mut s = self.current;
+        self.system().apply_step(&mut s, step);
+        self.current = s;
         if !extends {
-            let play = self.taken;
-            self.finish(self.current, &play);
+            events.push(Event::Play { seat, play: taken });
+            self.finish(s, &taken, seat, &mut events);
         }
+        self.after_change(&mut events);
+        self.commit(before, events);
         Ok(())
     }
 
@@ -441,47 +885,144 @@ impl<R: RuleSystem> GameOf<R> {
     pub fn finish_play(&mut self) -> Result<()> {
         let play = self.taken;
         self.check_play(&play)?;
-        self.snapshot();
-        self.finish(self.current, &play);
+        let before = self.before();
+        let seat = self.system().to_move(&self.start);
+        let mut events = vec![Event::Play { seat, play }];
+        self.finish(self.current, &play, seat, &mut events);
+        self.after_change(&mut events);
+        self.commit(before, events);
         Ok(())
     }
 
-    /// Takes back the last roll, play, step or finish (the generator is restored too).
-    pub fn undo(&mut self) -> Result<()> {
-        let snap = self
-            .history
-            .pop()
-            .ok_or_else(|| Error::WrongPhase("nothing to undo".into()))?;
-        self.start = snap.state;
-        self.taken = snap.taken;
-        self.rng = snap.rng;
-        self.log.truncate(snap.log_len);
+    fn recompute_current(&mut self) {
         let mut cur = self.start;
         for s in self.taken.steps() {
-            self.system.apply_step(&mut cur, s);
+            self.system().apply_step(&mut cur, s);
         }
         self.current = cur;
+        self.cache = OnceLock::new();
+    }
+
+    /// Takes back the last roll, play, step or finish (the generator is restored too); redo
+    /// makes it again.
+    pub fn undo(&mut self) -> Result<()> {
+        let rec = self
+            .head
+            .clone()
+            .ok_or_else(|| Error::WrongPhase("nothing to undo".into()))?;
+        let taken = rec.taken_before(&self.taken);
+        self.redo = Some(Arc::new(Redo {
+            next: self.redo.take(),
+            start: self.start,
+            taken: self.taken,
+            rng: self.rng.clone(),
+            head: self.head.take(),
+            log_count: self.log_count,
+        }));
+        self.start = rec.state;
+        self.taken = taken;
+        self.rng = rec.rng.clone();
+        self.log_count = rec.log_len;
+        self.head = rec.parent.clone();
+        self.recompute_current();
         Ok(())
+    }
+
+    /// Makes again the last action undo took back (the same roll, play or step, with the same
+    /// generator). Any new action clears what there was to redo.
+    ///
+    /// ```
+    /// let mut g = pachisi::Game::from_preset("backgammon", 3).unwrap();
+    /// g.roll().unwrap();
+    /// let after = g.to_json();
+    /// g.undo().unwrap();
+    /// assert_eq!(g.redo_len(), 1);
+    /// g.redo().unwrap();
+    /// assert_eq!(g.to_json(), after);
+    /// assert!(g.redo().is_err());
+    /// ```
+    pub fn redo(&mut self) -> Result<()> {
+        let r = self
+            .redo
+            .take()
+            .ok_or_else(|| Error::WrongPhase("nothing to redo".into()))?;
+        self.start = r.start;
+        self.taken = r.taken;
+        self.rng = r.rng.clone();
+        self.head = r.head.clone();
+        self.log_count = r.log_count;
+        self.redo = r.next.clone();
+        self.recompute_current();
+        Ok(())
+    }
+
+    /// How many actions [`GameOf::redo`] can make again.
+    pub fn redo_len(&self) -> usize {
+        std::iter::successors(self.redo.as_deref(), |r| r.next.as_deref()).count()
     }
 
     /// How many actions [`GameOf::undo`] can take back.
     pub fn history_len(&self) -> usize {
-        self.history.len()
+        self.head.as_ref().map_or(0, |r| r.depth as usize)
+    }
+
+    /// A hash of the position (the position at the start of the play and the steps taken), for
+    /// transposition tables. Two games with equal positions ([`GameOf::same_position`]) have
+    /// equal hashes. Stable within one version of the library on one platform (it hashes the
+    /// state's fields with FNV-1a); not a format to store across versions.
+    pub fn position_hash(&self) -> u64 {
+        let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+        self.start.hash(&mut h);
+        self.taken.steps().hash(&mut h);
+        h.finish()
+    }
+
+    /// Whether two games stand at the same position under the same rules (history, generator
+    /// and log aside): the equality [`GameOf::position_hash`] goes with.
+    pub fn same_position(&self, other: &GameOf<R>) -> bool {
+        self.start == other.start
+            && self.taken == other.taken
+            && (Arc::ptr_eq(&self.shared, &other.shared) || self.rules() == other.rules())
+    }
+
+    /// The roll being played at a decision node (`None` at a chance node, at the end, and at a
+    /// backgammon cube decision before the roll).
+    pub fn pending_roll(&self) -> Option<Roll> {
+        if self.node() != Node::Decision {
+            return None;
+        }
+        for r in self.records() {
+            for e in r.events.iter().rev() {
+                match e {
+                    Event::Roll { roll, .. } => return Some(*roll),
+                    // A play or forfeit after the last roll: that roll is spent.
+                    Event::Play { .. } | Event::Forfeit { .. } => return None,
+                    _ => {}
+                }
+            }
+        }
+        None
     }
 
     /// The current position in the variant's notation.
     pub fn position(&self) -> String {
-        self.system.format_position(&self.current)
+        self.system().format_position(&self.current)
     }
 
     /// The board this game is played on.
     pub fn board(&self) -> BoardKind {
-        self.system.board()
+        self.system().board()
     }
 
     /// Every piece and its place in the current position.
     pub fn pieces(&self) -> Vec<PieceView> {
-        self.system.pieces(&self.current)
+        self.system().pieces(&self.current)
+    }
+
+    /// The squares where a piece cannot be captured (safe squares, castles), in board
+    /// coordinates.
+    pub fn safe_places(&self) -> Vec<Place> {
+        self.system().safe_places()
     }
 
     /// The distinct legal plays by the system's slow reference generator (empty unless at a
@@ -490,40 +1031,70 @@ impl<R: RuleSystem> GameOf<R> {
         if self.node() != Node::Decision || !self.taken.is_empty() {
             return Vec::new();
         }
-        self.system.reference_plays(&self.start)
+        self.system().reference_plays(&self.start)
     }
 
     /// The absolute place of a seat-relative position (a step's `from` or `to`).
     pub fn place(&self, seat: u8, pos: u8) -> Place {
-        self.system.place(seat, pos)
+        self.system().place(seat, pos)
     }
 
     /// The last play made (not a forfeit), with the seat that made it.
     pub fn last_play(&self) -> Option<(u8, Play)> {
-        self.log.iter().rev().find_map(|e| match e {
-            Event::Play { seat, play } => Some((*seat, *play)),
-            _ => None,
+        self.records().find_map(|r| {
+            r.events.iter().rev().find_map(|e| match e {
+                Event::Play { seat, play } => Some((*seat, *play)),
+                _ => None,
+            })
         })
+    }
+
+    /// The move notation of the play the last action made (written from the position before
+    /// it), if it made one.
+    pub fn last_action_notation(&self) -> Option<String> {
+        let r = self.head.as_ref()?;
+        r.play().map(|p| self.system().format_play(&r.state, p))
+    }
+
+    /// The history as the JSON format stores it: one snapshot per action, oldest first.
+    fn snapshots(&self) -> Vec<Snapshot<R::State>> {
+        let mut after = self.taken;
+        let mut out: Vec<Snapshot<R::State>> = self
+            .records()
+            .map(|r| {
+                let taken = r.taken_before(&after);
+                after = taken;
+                Snapshot {
+                    state: r.state,
+                    taken,
+                    rng: r.rng.clone(),
+                    log_len: r.log_len as usize,
+                }
+            })
+            .collect();
+        out.reverse();
+        out
     }
 
     /// The whole game (rules, position, steps taken, generator, history) as a JSON value.
     pub fn to_value(&self) -> Value {
         let j = GameJson {
-            rules: self.rules.clone(),
+            rules: self.rules().clone(),
             state: self.start,
             taken: self.taken,
             rng: self.rng.clone(),
-            history: self.history.clone(),
-            log: self.log.clone(),
+            history: self.snapshots(),
+            log: self.log(),
         };
         serde_json::to_value(&j).unwrap_or(Value::Null)
     }
 
-    /// Checks a game record by replaying it: from the first recorded position, every action
+    /// Reads a game record by replaying it: from the first recorded position, every action
     /// between two recorded positions (a roll, a set roll, a play or a step, named by the log)
     /// must lead to the next one exactly (position, steps taken, generator, log). The error
-    /// names the first entry and field that do not match.
-    fn verify_record(system: &R, j: &GameJson<R::State>) -> Result<()> {
+    /// names the first entry and field that do not match. The replayed game is the game read
+    /// (its history rebuilt by the replay, the events of each action included).
+    fn replay_record(system: R, j: GameJson<R::State>) -> Result<GameOf<R>> {
         let bad = |what: String| Error::InvalidJson(format!("game record: {what}"));
         let only_forfeits =
             |events: &[Event]| events.iter().all(|e| matches!(e, Event::Forfeit { .. }));
@@ -562,12 +1133,13 @@ impl<R: RuleSystem> GameOf<R> {
                 "steps taken without a recorded position before them".into()
             ));
         }
-        let mut g = GameOf::new(system.clone(), j.rules.clone(), 0);
+        let mut g = GameOf::new(system, j.rules.clone(), 0);
         g.start = **state;
         g.current = **state;
         g.rng = (*rng).clone();
-        g.log = j.log[..*log_len].to_vec();
-        if points.len() == 1 && g.node() == Node::Decision && g.legal_plays().is_empty() {
+        g.opening = j.log[..*log_len].to_vec();
+        g.log_count = *log_len as u32;
+        if points.len() == 1 && g.node() == Node::Decision && g.legal_plays_ref().is_empty() {
             // The engine forfeits such a roll at once, so no game stands there.
             return Err(bad("a roll with no legal play is still to be played".into()));
         }
@@ -586,7 +1158,7 @@ impl<R: RuleSystem> GameOf<R> {
                     // A roll drawn from the generator moves it on; a set roll leaves it.
                     let mut drawn = g.rng.clone();
                     let sampled = g.is_chance_node()
-                        && g.system.sample_roll(&g.current, &mut drawn) == *roll
+                        && g.system().sample_roll(&g.current, &mut drawn) == *roll
                         && drawn == *want.2;
                     if sampled {
                         g.roll().map(|_| ())
@@ -595,9 +1167,9 @@ impl<R: RuleSystem> GameOf<R> {
                     }
                 }
                 Some(Event::Play { play, .. }) => g.play(play),
-                Some(Event::Forfeit { .. }) => {
+                Some(_) => {
                     return Err(bad(format!(
-                        "{name}: a forfeit that follows no roll or play"
+                        "{name}: a log event that follows no roll or play"
                     )));
                 }
                 None => match want.1.steps().last() {
@@ -610,14 +1182,19 @@ impl<R: RuleSystem> GameOf<R> {
                 },
             };
             done.map_err(|e| bad(format!("{name}: the logged action is not legal: {e}")))?;
-            g.history.clear();
+            let logged: Vec<Event> = g
+                .events()
+                .iter()
+                .filter(|e| e.is_logged())
+                .copied()
+                .collect();
             let field = if g.start != *want.0 {
                 Some("state")
             } else if g.taken != *want.1 {
                 Some("taken")
             } else if g.rng != *want.2 {
                 Some("rng")
-            } else if g.log[..] != j.log[..want.3] {
+            } else if g.log_count as usize != want.3 || logged[..] != *events {
                 Some("log")
             } else {
                 None
@@ -628,7 +1205,7 @@ impl<R: RuleSystem> GameOf<R> {
                 )));
             }
         }
-        Ok(())
+        Ok(g)
     }
 
     fn from_value_with(system: R, value: Value) -> Result<GameOf<R>> {
@@ -638,23 +1215,7 @@ impl<R: RuleSystem> GameOf<R> {
         for h in &j.history {
             system.validate_state(&h.state)?;
         }
-        Self::verify_record(&system, &j)?;
-        let mut g = GameOf::new(system, j.rules, 0);
-        g.start = j.state;
-        g.rng = j.rng;
-        g.history = j.history;
-        g.log = j.log;
-        // Replay the steps taken through the legality checks.
-        let taken = j.taken;
-        g.current = g.start;
-        for s in taken.steps() {
-            if !g.legal_steps().contains(s) {
-                return Err(Error::InvalidJson(format!("taken step {s:?} is not legal")));
-            }
-            g.taken.push(*s);
-            g.system.apply_step(&mut g.current, s);
-        }
-        Ok(g)
+        Self::replay_record(system, j)
     }
 
     /// The position at the start of the current play: [`GameOf::state`] before the steps taken
@@ -891,9 +1452,165 @@ impl Game {
     pub fn undo(&mut self) -> Result<()> {
         each!(self, g => g.undo())
     }
-    /// Events so far.
-    pub fn log(&self) -> &[Event] {
+    /// The log: every roll, play and forfeit so far, in order.
+    pub fn log(&self) -> Vec<Event> {
         each!(self, g => g.log())
+    }
+    /// The number of events in the log.
+    pub fn log_len(&self) -> usize {
+        each!(self, g => g.log_len())
+    }
+    /// The events of the last action: the action itself (`Roll`, `Play` or `Step`), then what
+    /// it caused (captures, bonuses, a penalty, an extra roll, forfeits, the end of the game).
+    ///
+    /// ```
+    /// use pachisi::{Event, Game};
+    /// let mut g = Game::from_preset("backgammon", 2).unwrap();
+    /// let roll = g.roll().unwrap();
+    /// assert_eq!(g.events()[0], Event::Roll { seat: g.to_move(), roll });
+    /// ```
+    pub fn events(&self) -> &[Event] {
+        each!(self, g => g.events())
+    }
+    /// Every action so far, oldest first, with its events.
+    ///
+    /// ```
+    /// let mut g = pachisi::Game::from_preset("parcheesi", 2).unwrap();
+    /// g.roll().unwrap();
+    /// let h = g.history();
+    /// assert_eq!(h.len(), g.history_len());
+    /// assert!(matches!(h[0].events[0], pachisi::Event::Roll { .. }));
+    /// ```
+    pub fn history(&self) -> Vec<HistoryEntry> {
+        each!(self, g => g.history())
+    }
+    /// Makes again the last action undo took back.
+    ///
+    /// ```
+    /// let mut g = pachisi::Game::from_preset("parcheesi", 5).unwrap();
+    /// g.roll().unwrap();
+    /// let position = g.position();
+    /// g.undo().unwrap();
+    /// g.redo().unwrap();
+    /// assert_eq!(g.position(), position);
+    /// ```
+    pub fn redo(&mut self) -> Result<()> {
+        each!(self, g => g.redo())
+    }
+    /// How many actions redo can make again (0 after any new action).
+    pub fn redo_len(&self) -> usize {
+        each!(self, g => g.redo_len())
+    }
+    /// A hash of the position for search (see [`GameOf::position_hash`]).
+    ///
+    /// ```
+    /// use pachisi::{Game, Roll};
+    /// let mut a = Game::from_preset("backgammon", 1).unwrap();
+    /// let mut b = Game::from_preset("backgammon", 2).unwrap();
+    /// a.set_roll(Roll::Dice([3, 1])).unwrap();
+    /// b.set_roll(Roll::Dice([3, 1])).unwrap();
+    /// assert!(a.same_position(&b));
+    /// assert_eq!(a.position_hash(), b.position_hash());
+    /// ```
+    pub fn position_hash(&self) -> u64 {
+        each!(self, g => g.position_hash())
+    }
+    /// Whether two games stand at the same position under the same rules.
+    pub fn same_position(&self, other: &Game) -> bool {
+        fn same<R: RuleSystem>(g: &GameOf<R>, other: &Game) -> bool {
+            let o: Option<&GameOf<R>> = each!(other, o => (o as &dyn std::any::Any).downcast_ref());
+            o.is_some_and(|o| g.same_position(o))
+        }
+        each!(self, g => same(g, other))
+    }
+    /// The legal plays of a hypothetical roll at this chance node, without changing the game.
+    pub fn plays_for_roll(&self, roll: Roll) -> Result<Vec<Play>> {
+        each!(self, g => g.plays_for_roll(roll))
+    }
+    /// The roll being played (at a decision node after a roll).
+    pub fn pending_roll(&self) -> Option<Roll> {
+        each!(self, g => g.pending_roll())
+    }
+    /// The squares where pieces cannot be captured (safe squares, castles).
+    pub fn safe_places(&self) -> Vec<Place> {
+        each!(self, g => g.safe_places())
+    }
+    /// Everything a renderer draws, as plain data: every piece with its place in board
+    /// coordinates (the places the SVG picture draws), the safe squares and castles, the roll
+    /// being played and whose turn it is.
+    ///
+    /// ```
+    /// let g = pachisi::Game::from_preset("parcheesi", 1).unwrap();
+    /// let b = g.board_data();
+    /// assert_eq!(b.pieces.iter().map(|p| p.count as usize).sum::<usize>(), 16);
+    /// assert_eq!(b.safe.len(), 12);
+    /// assert_eq!((b.to_move, b.roll), (0, None));
+    /// ```
+    pub fn board_data(&self) -> BoardData {
+        BoardData {
+            board: self.board(),
+            node: self.node(),
+            to_move: self.to_move(),
+            roll: self.pending_roll(),
+            pieces: self.pieces(),
+            safe: self.safe_places(),
+        }
+    }
+    /// The move notation of the play the last action made, if it made one.
+    ///
+    /// ```
+    /// let mut g = pachisi::Game::from_preset("backgammon", 1).unwrap();
+    /// g.roll().unwrap();
+    /// let text = g.format_play(&g.legal_plays()[0]);
+    /// g.play_index(0).unwrap();
+    /// assert_eq!(g.last_action_notation(), Some(text));
+    /// ```
+    pub fn last_action_notation(&self) -> Option<String> {
+        each!(self, g => g.last_action_notation())
+    }
+    /// A copy of the game without the lists it keeps for the current node, so that they are
+    /// made afresh (for tests comparing the kept lists with a new generation).
+    ///
+    /// ```
+    /// let mut g = pachisi::Game::from_preset("parcheesi", 1).unwrap();
+    /// g.roll().unwrap();
+    /// assert_eq!(g.fresh_copy().legal_plays(), g.legal_plays());
+    /// ```
+    pub fn fresh_copy(&self) -> Game {
+        let mut g = self.clone();
+        each!(&mut g, g => g.cache = OnceLock::new());
+        g
+    }
+    /// The seat that plays the pieces of `owner` (the owner itself but in Classic Pachisi for
+    /// two, where each player plays two colours).
+    ///
+    /// ```
+    /// let g = pachisi::Game::new(&pachisi::Rules::with_options("pachisi", &serde_json::json!({"seats": 2})).unwrap(), 1);
+    /// assert_eq!(g.seat_of_owner(2), 0);
+    /// ```
+    pub fn seat_of_owner(&self, owner: u8) -> u8 {
+        each!(self, g => g.system().seat_of_owner(owner))
+    }
+    /// The board side whose colour the pieces of `owner` wear.
+    ///
+    /// ```
+    /// let g = pachisi::Game::new(&pachisi::Rules::with_options("parcheesi", &serde_json::json!({"seats": 2})).unwrap(), 1);
+    /// assert_eq!(g.side_of_owner(1), 2);
+    /// ```
+    pub fn side_of_owner(&self, owner: u8) -> u8 {
+        each!(self, g => g.system().side_of_owner(owner))
+    }
+    /// Makes legal play number `index` of [`Game::legal_plays`] (no generation, no lookup).
+    pub fn play_index(&mut self, index: usize) -> Result<()> {
+        each!(self, g => g.play_index(index))
+    }
+    /// The legal plays the game keeps for this node, without a copy.
+    pub fn legal_plays_ref(&self) -> &[Play] {
+        each!(self, g => g.legal_plays_ref())
+    }
+    /// The legal next steps, without a copy.
+    pub fn legal_steps_ref(&self) -> &[Step] {
+        each!(self, g => g.legal_steps_ref())
     }
     /// The position in the variant's notation.
     pub fn position(&self) -> String {

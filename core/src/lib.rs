@@ -27,6 +27,7 @@ pub mod dice;
 mod error;
 pub mod family;
 pub mod game;
+pub mod options;
 pub mod parcheesi;
 pub mod play;
 pub mod players;
@@ -40,7 +41,8 @@ pub mod tournament;
 
 pub use dice::{ChanceOutcome, Roll};
 pub use error::{Error, Result};
-pub use game::{Event, Game, GameOf, PlayFormatter};
+pub use game::{BoardData, Event, Game, GameOf, HistoryEntry, PlayFormatter};
+pub use options::{OptionInfo, OptionKind};
 pub use play::{MAX_STEPS, NO_PIECE, Play, PlayList, Step, StepKind};
 pub use players::{Policy, from_spec};
 pub use registry::{Registered, SystemVisitor};

@@ -20,9 +20,7 @@ use std::ffi::c_char;
 /// finish or undo). A failed call changes nothing, indices included.
 pub struct pachisi_game {
     game: Game,
-    plays: OnceCell<Vec<Play>>,
     notations: OnceCell<Vec<String>>,
-    steps: OnceCell<Vec<Step>>,
     chance: OnceCell<Vec<ChanceOutcome>>,
     /// Set while a mutation runs; still set afterwards only if the mutation panicked.
     broken: bool,
@@ -32,9 +30,7 @@ impl pachisi_game {
     fn wrap(game: Game) -> *mut pachisi_game {
         Box::into_raw(Box::new(pachisi_game {
             game,
-            plays: OnceCell::new(),
             notations: OnceCell::new(),
-            steps: OnceCell::new(),
             chance: OnceCell::new(),
             broken: false,
         }))
@@ -56,7 +52,7 @@ impl pachisi_game {
     }
 
     fn plays(&self) -> &[Play] {
-        self.plays.get_or_init(|| self.game.legal_plays())
+        self.game.legal_plays_ref()
     }
 
     fn notations(&self) -> &[String] {
@@ -69,7 +65,7 @@ impl pachisi_game {
     }
 
     fn steps(&self) -> &[Step] {
-        self.steps.get_or_init(|| self.game.legal_steps())
+        self.game.legal_steps_ref()
     }
 
     fn chance(&self) -> &[ChanceOutcome] {
@@ -77,15 +73,16 @@ impl pachisi_game {
     }
 
     /// Runs a change of the game; on success the cached lists are dropped.
-    fn mutate<T>(&mut self, change: impl FnOnce(&mut Game) -> engine::Result<T>) -> Outcome<T> {
+    pub(crate) fn mutate<T>(
+        &mut self,
+        change: impl FnOnce(&mut Game) -> engine::Result<T>,
+    ) -> Outcome<T> {
         self.check()?;
         self.broken = true;
         let result = change(&mut self.game);
         self.broken = false;
         let value = result?;
-        self.plays = OnceCell::new();
         self.notations = OnceCell::new();
-        self.steps = OnceCell::new();
         self.chance = OnceCell::new();
         Ok(value)
     }
@@ -234,7 +231,7 @@ impl From<Roll> for pachisi_roll {
 }
 
 impl pachisi_roll {
-    fn to_engine(self) -> Outcome<Roll> {
+    pub(crate) fn to_engine(self) -> Outcome<Roll> {
         match self.kind {
             0 => Ok(Roll::Dice(self.dice)),
             1 => Ok(Roll::Cowries(self.up)),
@@ -807,8 +804,9 @@ pub unsafe extern "C" fn pachisi_game_play(
     boundary(|| {
         let g = unsafe { handle_mut(game, "game") }?;
         g.check()?;
-        let play = *legal_play(g, index)?;
-        g.mutate(|game| game.play(&play))
+        legal_play(g, index)?;
+        // The engine keeps the same list: playing by index needs no validation.
+        g.mutate(|game| game.play_index(index))
     })
 }
 

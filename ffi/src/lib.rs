@@ -21,15 +21,21 @@
 // preamble (ffi/cbindgen.toml) and in docs/C_API.md: valid, live, properly aligned pointers.
 #![allow(clippy::missing_safety_doc)]
 
+mod board;
 mod error;
+mod events;
 mod game;
+mod options;
 mod players;
 mod rules;
 mod sim;
 mod util;
 
+pub use board::*;
 pub use error::{pachisi_last_error, pachisi_result, pachisi_result_name};
+pub use events::*;
 pub use game::*;
+pub use options::*;
 pub use players::*;
 pub use rules::*;
 pub use sim::*;

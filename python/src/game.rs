@@ -40,6 +40,66 @@ pub struct PyGame {
     pub inner: Game,
 }
 
+/// The events with the index in the log of each logged one (`first`: the log index of the first).
+fn logged_indices(events: &[Event], first: usize) -> Vec<(usize, &Event)> {
+    let mut i = first;
+    events
+        .iter()
+        .map(|e| {
+            let at = i;
+            if e.is_logged() {
+                i += 1;
+            }
+            (at, e)
+        })
+        .collect()
+}
+
+/// One event as a dict: the play of a ``play`` event is a ``Play`` (its notation taken from
+/// `names`, the notations of the log's plays by log index), a roll a tuple or an int.
+fn event_to_py<'py>(
+    py: Python<'py>,
+    e: &Event,
+    names: &mut std::iter::Peekable<std::vec::IntoIter<(usize, String)>>,
+    index: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    match e {
+        Event::Roll { seat, roll } => {
+            d.set_item("event", "roll")?;
+            d.set_item("seat", seat)?;
+            d.set_item("roll", roll_to_py(py, *roll)?)?;
+        }
+        Event::Play { seat, play } => {
+            let mut notation = String::new();
+            while let Some((j, _)) = names.peek()
+                && *j < index
+            {
+                names.next();
+            }
+            if let Some((j, _)) = names.peek()
+                && *j == index
+                && let Some((_, n)) = names.next()
+            {
+                notation = n;
+            }
+            d.set_item("event", "play")?;
+            d.set_item("seat", seat)?;
+            d.set_item("play", PyPlay::with_notation(*play, notation))?;
+        }
+        Event::Step { seat, step } => {
+            d.set_item("event", "step")?;
+            d.set_item("seat", seat)?;
+            d.set_item("step", PyStep { inner: *step })?;
+        }
+        other => {
+            let v = serde_to_py(py, other)?;
+            return Ok(v.cast::<PyDict>()?.clone());
+        }
+    }
+    Ok(d)
+}
+
 impl PyGame {
     fn make_play(&self, play: Play) -> PyPlay {
         PyPlay::with_notation(play, self.inner.format_play(&play))
@@ -263,6 +323,18 @@ impl PyGame {
         ))
     }
 
+    /// Makes legal play number ``index`` of ``legal_plays()``: the list the game keeps for this
+    /// decision, so nothing is generated or looked up. ``IndexError`` when out of range.
+    fn play_index(&mut self, index: usize) -> PyResult<()> {
+        let n = self.inner.legal_plays_ref().len();
+        if index >= n && self.inner.node() == Node::Decision {
+            return Err(pyo3::exceptions::PyIndexError::new_err(format!(
+                "play index {index} is out of range ({n} legal plays)"
+            )));
+        }
+        guard(|| self.inner.play_index(index))
+    }
+
     /// Takes one step (from ``legal_steps()``); when the steps taken form a complete play that
     /// nothing extends, the play ends by itself.
     fn step(&mut self, step: &Bound<'_, PyStep>) -> PyResult<()> {
@@ -308,33 +380,122 @@ impl PyGame {
         let mut names = notations.into_iter().peekable();
         let list = PyList::empty(py);
         for (i, e) in self.inner.log().iter().enumerate() {
-            let d = PyDict::new(py);
-            match e {
-                Event::Roll { seat, roll } => {
-                    d.set_item("event", "roll")?;
-                    d.set_item("seat", seat)?;
-                    d.set_item("roll", roll_to_py(py, *roll)?)?;
-                }
-                Event::Play { seat, play } => {
-                    let mut notation = String::new();
-                    if let Some((j, _)) = names.peek()
-                        && *j == i
-                        && let Some((_, n)) = names.next()
-                    {
-                        notation = n;
-                    }
-                    d.set_item("event", "play")?;
-                    d.set_item("seat", seat)?;
-                    d.set_item("play", PyPlay::with_notation(*play, notation))?;
-                }
-                Event::Forfeit { seat } => {
-                    d.set_item("event", "forfeit")?;
-                    d.set_item("seat", seat)?;
-                }
+            list.append(event_to_py(py, e, &mut names, i)?)?;
+        }
+        Ok(list)
+    }
+
+    /// The events of the last action: the action (``roll``, ``play`` or ``step``), then what it
+    /// caused, in order: ``capture`` (``owner``, ``victim``, ``count``, ``place``), ``bonus``
+    /// (``owner``, ``value``), ``penalty``, ``extra-roll``, ``forfeit`` (a roll that could not be
+    /// played), ``game-over`` (``outcome``). Each is a dict with ``"event"`` naming it.
+    fn events<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let events = self.inner.events();
+        let first = self.inner.log_len() - events.iter().filter(|e| e.is_logged()).count();
+        // Only the play of this action needs a notation: written from the position before it.
+        let mut names: Vec<(usize, String)> = Vec::new();
+        if let Some(text) = guard_ok(|| self.inner.last_action_notation())? {
+            if let Some((i, _)) = logged_indices(events, first)
+                .into_iter()
+                .find(|(_, e)| matches!(e, Event::Play { .. }))
+            {
+                names.push((i, text));
             }
+        }
+        let mut names = names.into_iter().peekable();
+        let list = PyList::empty(py);
+        for (i, e) in logged_indices(events, first) {
+            list.append(event_to_py(py, e, &mut names, i)?)?;
+        }
+        Ok(list)
+    }
+
+    /// Every action so far, oldest first: ``[{"seat": s, "events": [...]}, ...]`` with the events
+    /// of each action as ``events()`` lists them.
+    fn history<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let history = guard_ok(|| self.inner.history())?;
+        let notations = guard_ok(|| self.inner.log_notations())?;
+        let mut names = notations.into_iter().peekable();
+        let list = PyList::empty(py);
+        let first_logged = self.inner.log_len()
+            - history
+                .iter()
+                .map(|h| h.events.iter().filter(|e| e.is_logged()).count())
+                .sum::<usize>();
+        let mut logged = first_logged;
+        for entry in &history {
+            let events = PyList::empty(py);
+            for (i, e) in logged_indices(&entry.events, logged) {
+                events.append(event_to_py(py, e, &mut names, i)?)?;
+            }
+            logged += entry.events.iter().filter(|e| e.is_logged()).count();
+            let d = PyDict::new(py);
+            d.set_item("seat", entry.seat)?;
+            d.set_item("events", events)?;
             list.append(d)?;
         }
         Ok(list)
+    }
+
+    /// Makes again the last action ``undo()`` took back (the same roll, play or step). Any new
+    /// action clears what there is to redo.
+    fn redo(&mut self) -> PyResult<()> {
+        guard(|| self.inner.redo())
+    }
+
+    /// How many actions ``redo()`` can make again.
+    #[getter]
+    fn redo_len(&self) -> usize {
+        self.inner.redo_len()
+    }
+
+    /// A 64-bit hash of the position (the position at the start of the play and the steps taken;
+    /// not the history or the generator), for transposition tables: games for which
+    /// ``same_position`` is true have equal hashes. Stable within one version of the library on
+    /// one platform; not a format to store. (A ``Game`` is mutable, so it defines no
+    /// ``__hash__``.)
+    fn hash(&self) -> u64 {
+        self.inner.position_hash()
+    }
+
+    /// Whether both games stand at the same position under the same rules (history, generator
+    /// and log aside).
+    fn same_position(&self, other: PyRef<'_, PyGame>) -> bool {
+        self.inner.same_position(&other.inner)
+    }
+
+    /// The legal plays of a hypothetical roll at this chance node, without changing the game
+    /// (``(a, b)`` for two dice, an int for cowries): what ``legal_plays()`` would list after
+    /// ``roll(dice)``; ``[]`` when that roll could not be played or is resolved at once.
+    fn plays_for_roll(&self, dice: &Bound<'_, PyAny>) -> PyResult<Vec<PyPlay>> {
+        let r = roll_from_py(dice)?;
+        let plays = guard(|| self.inner.plays_for_roll(r))?;
+        if plays.is_empty() {
+            return Ok(Vec::new());
+        }
+        let mut after = self.inner.clone();
+        guard(|| after.set_roll(r))?;
+        let f = after.play_formatter();
+        Ok(plays
+            .into_iter()
+            .map(|p| PyPlay::with_formatter(p, f.clone()))
+            .collect())
+    }
+
+    /// Everything a renderer draws: ``{"board", "node", "to_move", "roll", "pieces", "safe"}``
+    /// with every piece and its place in board coordinates (as ``pieces()``), the safe squares
+    /// and castles of the rules, the roll being played (``None`` unless at a decision node after
+    /// a roll) and whose turn it is.
+    fn board_data<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let data = guard_ok(|| self.inner.board_data())?;
+        let out = serde_to_py(py, &data)?;
+        let d = out.cast::<PyDict>()?;
+        match data.roll {
+            Some(r) => d.set_item("roll", roll_to_py(py, r)?)?,
+            None => d.set_item("roll", py.None())?,
+        }
+        d.set_item("pieces", self.pieces(py)?)?;
+        Ok(out)
     }
 
     /// The last play made (not a forfeit) as ``(seat, Play)``, or ``None``.

@@ -82,6 +82,15 @@ impl PyRules {
         map_to_dict(py, &self.inner.options())
     }
 
+    /// Every option of the preset, to build a settings screen: a list of dicts ``{"name",
+    /// "kind" ("bool", "integer", "number", "choice" or "list"), "default" (the preset's value),
+    /// "min", "max", "contiguous", "values" (integers: the valid values when at most 16),
+    /// "choices" (names a choice accepts)}``. Integer ranges are what validates with the other
+    /// options at the preset's values (some options constrain each other).
+    fn option_info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        crate::convert::serde_to_py(py, &self.inner.option_info())
+    }
+
     /// A copy with some options changed (validated).
     #[pyo3(signature = (**options))]
     fn replace(&self, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {

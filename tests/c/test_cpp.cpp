@@ -137,6 +137,40 @@ static void test_policies() {
     CHECK(moved.name() == "greedy");
 }
 
+// Events, history, redo, board data, hash, hypothetical rolls and options through the wrapper.
+static void test_game_features(const std::string &preset) {
+    pachisi::Game g(preset, 17);
+    CHECK(g.events().empty());
+    CHECK(!g.rules().options().empty());
+    for (const auto &o : g.rules().options()) CHECK(o.name && o.default_json);
+    for (int i = 0; i < 60 && !g.is_over(); i++) {
+        std::uint64_t h = g.hash();
+        if (g.node() == PACHISI_NODE_CHANCE) {
+            auto outcomes = g.chance_outcomes();
+            auto plays = g.plays_for_roll(outcomes[0].roll);
+            CHECK(g.hash() == h && g.node() == PACHISI_NODE_CHANCE);
+            pachisi::Game copy = g;
+            copy.set_roll(outcomes[0].roll);
+            if (copy.node() == PACHISI_NODE_DECISION) CHECK(plays.size() == copy.legal_play_count());
+            g.roll();
+            CHECK(g.events().at(0).kind == PACHISI_EVENT_KIND_ROLL);
+        } else {
+            g.play(g.legal_play_count() - 1);
+            CHECK(g.events().at(0).kind == PACHISI_EVENT_KIND_PLAY);
+        }
+        pachisi::Game before = g;
+        g.undo();
+        CHECK(g.redo_len() == 1 && g.hash() == h);
+        g.redo();
+        CHECK(g.same_position(before) && g.redo_len() == 0);
+        pachisi::Board b = g.board();
+        CHECK(b.piece_count > 0 && b.to_move == g.to_move());
+    }
+    CHECK(g.history(0).at(0).kind == PACHISI_EVENT_KIND_ROLL);
+    expect_error(PACHISI_RESULT_INDEX_OUT_OF_RANGE, [&] { g.history(g.history_len()); });
+    expect_error(PACHISI_RESULT_WRONG_PHASE, [&] { g.redo(); });
+}
+
 int main() {
     CHECK(!pachisi::version().empty());
     CHECK(pachisi::variants().size() == 5);
@@ -147,6 +181,7 @@ int main() {
     for (const std::string &preset : pachisi::variants()) {
         try {
             test_preset(preset);
+            test_game_features(preset);
         } catch (const pachisi::Error &e) {
             failed++;
             std::fprintf(stderr, "%s: unexpected error: %s\n", preset.c_str(), e.what());

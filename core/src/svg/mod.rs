@@ -19,7 +19,7 @@ mod cross;
 #[cfg(test)]
 mod tests;
 
-use crate::{BoardKind, Event, Game, Node, Place, Roll, RuleSystem, Step, StepKind};
+use crate::{BoardKind, Game, Node, Place, Roll, RuleSystem, Step, StepKind};
 use std::fmt::Write;
 
 /// The width in pixels of a picture when none is given (Python's `Game.svg()`, `_repr_svg_`).
@@ -195,15 +195,9 @@ pub(super) fn moving_steps(game: &Game) -> Vec<Step> {
         .collect()
 }
 
-/// The roll being played, at a decision node (the last roll of the log).
+/// The roll being played, at a decision node.
 pub(super) fn pending_roll(game: &Game) -> Option<Roll> {
-    if game.node() != Node::Decision {
-        return None;
-    }
-    game.log().iter().rev().find_map(|e| match e {
-        Event::Roll { roll, .. } => Some(*roll),
-        _ => None,
-    })
+    game.pending_roll()
 }
 
 pub(super) fn escape(s: &str) -> String {
