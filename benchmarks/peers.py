@@ -22,7 +22,9 @@ The lines, where available:
 5. OpenSpiel, the same Python loop through ``pyspiel`` (``pip install open_spiel``; ``make
    crosscheck-deps`` installs it);
 6. pgx on CPU (backgammon only; ``pip install pgx jax``): a batch of games stepped by a jitted,
-   vmapped random policy until all are over, timed after a warm-up run that compiles it.
+   vmapped random policy for a fixed number of steps, each finished game restarted at once
+   (``pgx.experimental.auto_reset``); games/s counts the games that ended, timed after a
+   warm-up run that compiles it.
 
 Units differ slightly: pachisi lists whole plays (all dice of a roll); OpenSpiel's backgammon
 action is also a whole move (doubles take two), maedn's is one die; games/s compares the same
@@ -145,54 +147,52 @@ def pyspiel_python_loop(name: str, params: Dict[str, Any], seconds: float) -> Op
     return timed_games(one, seconds)
 
 
-def pgx_cpu(env_id: str, batch: int) -> Optional[float]:
+def pgx_cpu(env_id: str, batch: int, steps: int) -> Optional[float]:
     try:
         import jax  # type: ignore[import-not-found]
         import jax.numpy as jnp  # type: ignore[import-not-found]
         import pgx  # type: ignore[import-not-found]
+        from pgx.experimental import auto_reset  # type: ignore[import-not-found]
     except ImportError:
         return None
     jax.config.update("jax_platforms", "cpu")
     env = pgx.make(env_id)
     init = jax.vmap(env.init)
-    step = jax.vmap(env.step)
+    # A finished game restarts at once, so every step of the batch plays (no waiting for the
+    # longest game); games/s counts the games that ended.
+    step = jax.vmap(auto_reset(env.step, env.init))
 
     def random_action(key: Any, mask: Any) -> Any:
-        logits = jnp.where(mask, 0.0, -jnp.inf)
-        return jax.random.categorical(key, logits)
+        return jax.random.categorical(key, jnp.where(mask, 0.0, -jnp.inf))
 
     @jax.jit
     def play(key: Any) -> Any:
         key, sub = jax.random.split(key)
         state = init(jax.random.split(sub, batch))
 
-        def cond(carry: Any) -> Any:
-            state, _, steps = carry
-            return (~jnp.all(state.terminated | state.truncated)) & (steps < 100_000)
-
-        def body(carry: Any) -> Any:
-            state, key, steps = carry
+        def body(_: Any, carry: Any) -> Any:
+            state, key, ended = carry
             key, k_act, k_step = jax.random.split(key, 3)
             actions = jax.vmap(random_action)(jax.random.split(k_act, batch),
                                               state.legal_action_mask)
             state = step(state, actions, jax.random.split(k_step, batch))
-            return state, key, steps + 1
+            return state, key, ended + jnp.sum(state.terminated)
 
-        state, _, steps = jax.lax.while_loop(cond, body, (state, key, 0))
-        return jnp.sum(state.terminated), steps
+        _, _, ended = jax.lax.fori_loop(0, steps, body, (state, key, 0))
+        return ended
 
     jax.block_until_ready(play(jax.random.PRNGKey(0)))  # compile
     start = time.perf_counter()
-    finished, _ = jax.block_until_ready(play(jax.random.PRNGKey(1)))
-    elapsed = time.perf_counter() - start
-    return int(finished) / elapsed
+    ended = jax.block_until_ready(play(jax.random.PRNGKey(1)))
+    return int(ended) / (time.perf_counter() - start)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="time per looped line")
     parser.add_argument("--games", type=int, default=20_000, help="games per Rust simulate run")
-    parser.add_argument("--pgx-batch", type=int, default=1024, help="games per pgx batch")
+    parser.add_argument("--pgx-batch", type=int, default=256, help="games run at once by pgx")
+    parser.add_argument("--pgx-steps", type=int, default=1000, help="steps of the pgx batch")
     parser.add_argument("--json", default="out/peers.json")
     args = parser.parse_args()
 
@@ -212,7 +212,7 @@ def main() -> int:
         ]
         if pgx_id is not None:
             rows.append((f"pgx {pgx_id}, CPU (batch {args.pgx_batch})",
-                         pgx_cpu(pgx_id, args.pgx_batch)))
+                         pgx_cpu(pgx_id, args.pgx_batch, args.pgx_steps)))
         report[preset] = {name: value for name, value in rows}
         print(f"\n{preset}")
         for name, value in rows:

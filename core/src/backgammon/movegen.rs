@@ -5,6 +5,22 @@
 //! steps; for distinct plays the sources are taken in non-increasing order, which reaches every
 //! resulting position exactly once (a multiset of sources determines the result), so no
 //! deduplication is needed; every order is walked only for the step-by-step interface.
+//!
+//! # Fast paths (each keeps the plays and their order)
+//! - *Legal sources as a bit set*: [`Board::movable`] gives every point a die may move from
+//!   with a few bit operations (occupied points whose landing is open, the bar alone while it
+//!   is occupied, the bearing-off cases), so the search visits only legal steps, in the same
+//!   highest-point-first order as checking each point would. The set of open points does not
+//!   change during a generation (a hit empties an open point).
+//! - *The position key without applying the step*: the last step's key is the board's key
+//!   with one checker moved (table lookups, no variable 128-bit shifts); doubles, which need no
+//!   key, do not maintain it.
+//! - *Steps, not plays*: plays are listed as their steps back to back (a
+//!   [`crate::play::PlayList`], what the simulation reads), and for doubles only the longest
+//!   found so far are kept, instead of copying every complete 193-byte [`Play`] and filtering.
+//!
+//! Checked against [`super::reference`] (`core/tests/backgammon_reference.rs`), the perft counts
+//! (`core/tests/perft.rs`) and, in the tests below, `movable` against the rule point by point.
 
 use super::{BAR, BgState};
 use crate::dedup::KeySet;
@@ -427,6 +443,9 @@ mod tests {
                     continue;
                 }
                 let mut b = Board::new(&s);
+                let own = &s.checkers[s.turn as usize];
+                let expected: u128 = (1..=BAR).map(|p| (own[p] as u128) << (4 * (p - 1))).sum();
+                assert_eq!(b.key, expected);
                 check(&b);
                 system.generate_list(&s, Orders::Distinct, &mut list);
                 for play in list.iter() {

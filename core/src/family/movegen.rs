@@ -1,7 +1,24 @@
 //! Whole-play generation for Family Pachisi (FAM-4..FAM-10, F-B..F-H): a depth-first search over
 //! the values of the roll (higher die first where FAM-4 says so), gates moving as one (FAM-5c),
 //! then the obligations (most values, compulsory capture) as filters over complete plays; one
-//! play per resulting position for [`crate::Orders::Distinct`]. Checked against [`super::reference`].
+//! play per resulting position for [`crate::Orders::Distinct`]. Checked against [`super::reference`]
+//! (`core/tests/family_reference.rs`) and the perft counts (`core/tests/perft.rs`).
+//!
+//! # Fast paths (each keeps the plays and their order)
+//! - *Kept key*: the search's board carries the position key ([`FamilyState::key`], each
+//!   colour's sorted codes) and a step updates only the parts of the colours it changed: the
+//!   mover's and a captured colour's pieces are sorted after every step, so their part is their
+//!   codes packed in order, without the sort the key does from scratch.
+//! - *Gate mask*: the board keeps a bit set of the track squares holding a gate, so FAM-10 (no
+//!   piece passes a gate) is one mask test over the squares passed, not a walk square by square.
+//! - *Steps, not plays*: complete plays are listed as their steps back to back (a
+//!   [`crate::play::PlayList`], what the simulation reads) rather than as 193-byte [`Play`]s.
+//! - *Deduplication as plays are recorded*: a play reaching a position already listed (with as
+//!   many values used) is dropped at once, which keeps the first, as a pass over the whole list
+//!   would; one position is always reached with the same captures, so the compulsory-capture
+//!   filter keeps or drops all plays of a position alike.
+//! - *The game's step without a board*: `apply_step` moves the pieces on the state itself
+//!   ([`FamilySystem::apply_to_state`]) instead of building the track occupancy for one step.
 
 use super::*;
 use crate::play::PlayList;
@@ -366,6 +383,16 @@ impl FamilySystem {
                 g.uses.clear();
             }
             _ => {}
+        }
+        // One play per resulting position, the first recorded, checked here rather than over
+        // the whole list at the end. Tagged with `used` (never with bit 31, which the search's
+        // own entries carry), so a play listed before a better one cleared the list does not
+        // hide a later play reaching its position. The compulsory-capture filter that follows
+        // cannot make the final list differ: one position is reached with the same captures.
+        if let Some(seen) = g.seen.as_deref_mut()
+            && !seen.insert((b.key, used as u32))
+        {
+            return;
         }
         g.out.push(play.steps());
         g.keys.push(b.key);
@@ -735,10 +762,6 @@ impl FamilySystem {
                 });
                 keys.truncate(k);
             }
-            if orders == Orders::Distinct {
-                seen.clear();
-                out.retain(|i| seen.insert((keys[i], 0)));
-            }
         });
     }
 }
@@ -757,6 +780,7 @@ mod tests {
         for seats in [2, 4] {
             let sys = FamilyRules {
                 seats,
+                teams: seats == 4,
                 ..FamilyRules::family()
             }
             .build()
