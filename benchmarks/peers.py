@@ -111,7 +111,7 @@ def pachisi_loop(preset: str, seconds: float) -> float:
 
 def pyspiel_module() -> Any:
     try:
-        import pyspiel  # type: ignore[import-not-found]
+        import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
     except ImportError:
         return None
     return pyspiel
@@ -149,10 +149,10 @@ def pyspiel_python_loop(name: str, params: Dict[str, Any], seconds: float) -> Op
 
 def pgx_cpu(env_id: str, batch: int, steps: int) -> Optional[float]:
     try:
-        import jax  # type: ignore[import-not-found]
-        import jax.numpy as jnp  # type: ignore[import-not-found]
-        import pgx  # type: ignore[import-not-found]
-        from pgx.experimental import auto_reset  # type: ignore[import-not-found]
+        import jax  # type: ignore[import-not-found,import-untyped,unused-ignore]
+        import jax.numpy as jnp  # type: ignore[import-not-found,import-untyped,unused-ignore]
+        import pgx  # type: ignore[import-not-found,import-untyped,unused-ignore]
+        from pgx.experimental import auto_reset  # type: ignore[import-not-found,import-untyped,unused-ignore]
     except ImportError:
         return None
     jax.config.update("jax_platforms", "cpu")

@@ -12,7 +12,7 @@ python-dev: venv
 test-python: python-dev
 	$(PY) -m pytest -q tests/python
 	$(PY) -m mypy.stubtest pachisi._native
-	$(PY) -m mypy python/python/pachisi examples/python/tour.py benchmarks/python_bench.py
+	$(PY) -m mypy python/python/pachisi examples/python/tour.py benchmarks/python_bench.py benchmarks/peers.py
 
 ## The main job: the variant analysis (table, out/analysis.png, out/analysis.json).
 analysis: python-dev
