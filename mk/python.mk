@@ -1,5 +1,5 @@
 # Python package targets; included by the top-level Makefile, which defines VENV, PY and `venv`.
-.PHONY: python-dev test-python analysis bench-python python-wheel
+.PHONY: python-dev test-python analysis bench-python bench-peers python-wheel
 
 MATURIN_TARGET := target/maturin
 
@@ -12,7 +12,7 @@ python-dev: venv
 test-python: python-dev
 	$(PY) -m pytest -q tests/python
 	$(PY) -m mypy.stubtest pachisi._native
-	$(PY) -m mypy python/python/pachisi examples/python/tour.py benchmarks/python_bench.py
+	$(PY) -m mypy python/python/pachisi examples/python/tour.py benchmarks/python_bench.py benchmarks/peers.py
 
 ## The main job: the variant analysis (table, out/analysis.png, out/analysis.json).
 analysis: python-dev
@@ -21,6 +21,11 @@ analysis: python-dev
 ## Python API loop vs OpenSpiel (if installed) and simulate() scaling.
 bench-python: python-dev
 	$(PY) benchmarks/python_bench.py
+
+## pachisi against its peers side by side (OpenSpiel C++ and Python loops, pgx on CPU; each
+## only if installed: pip install open_spiel pgx jax), games/s and ratios from one run.
+bench-peers: python-dev
+	$(PY) benchmarks/peers.py
 
 ## An abi3 wheel in target/wheels.
 python-wheel: venv

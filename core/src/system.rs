@@ -220,9 +220,9 @@ pub trait RuleSystem: Clone + Debug + Send + Sync + 'static {
     /// order, stored back to back.
     ///
     /// The default copies the plays `generate` lists; a system whose generator can write steps
-    /// directly overrides it and sets [`RuleSystem::LISTS_STEPS`] (Parcheesi and Online Pachisi:
-    /// their generator records many plays per roll, and copying a whole [`Play`] for each cost
-    /// ~10% of a simulation).
+    /// directly overrides it and sets [`RuleSystem::LISTS_STEPS`] (Parcheesi, Online and Family
+    /// Pachisi, backgammon: their generators record many plays per roll, and copying a whole
+    /// [`Play`] for each cost ~10% of a simulation).
     fn generate_list(&self, s: &Self::State, orders: Orders, out: &mut PlayList) {
         thread_local! {
             static PLAYS: std::cell::RefCell<Vec<Play>> = const { std::cell::RefCell::new(Vec::new()) };

@@ -33,7 +33,7 @@ pub use ids::{
 };
 
 use crate::dice::{ChanceOutcome, GameRng, Roll, roll_die, roll_two_dice, two_dice_outcomes};
-use crate::play::{NO_PIECE, Play, Step, StepKind};
+use crate::play::{NO_PIECE, Play, PlayList, Step, StepKind};
 use crate::system::{BoardKind, Node, Orders, Outcome, PieceView, Place, RuleSystem, SystemRules};
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -375,6 +375,25 @@ impl RuleSystem for BackgammonSystem {
         }
         s.dice = d;
         s.phase = Phase::Move;
+    }
+
+    const LISTS_STEPS: bool = true;
+
+    fn generate_list(&self, s: &BgState, orders: Orders, out: &mut PlayList) {
+        match s.phase {
+            Phase::Move => movegen::generate_list(s, orders, out),
+            Phase::CubeAction => {
+                out.clear();
+                out.push(self.cube_step(s.turn, StepKind::Double).steps());
+                out.push(self.cube_step(s.turn, StepKind::NoDouble).steps());
+            }
+            Phase::TakeDrop => {
+                out.clear();
+                out.push(self.cube_step(1 - s.turn, StepKind::Take).steps());
+                out.push(self.cube_step(1 - s.turn, StepKind::Drop).steps());
+            }
+            _ => out.clear(),
+        }
     }
 
     fn generate(&self, s: &BgState, orders: Orders, out: &mut Vec<Play>) {

@@ -5,10 +5,26 @@
 //! steps; for distinct plays the sources are taken in non-increasing order, which reaches every
 //! resulting position exactly once (a multiset of sources determines the result), so no
 //! deduplication is needed; every order is walked only for the step-by-step interface.
+//!
+//! # Fast paths (each keeps the plays and their order)
+//! - *Legal sources as a bit set*: [`Board::movable`] gives every point a die may move from
+//!   with a few bit operations (occupied points whose landing is open, the bar alone while it
+//!   is occupied, the bearing-off cases), so the search visits only legal steps, in the same
+//!   highest-point-first order as checking each point would. The set of open points does not
+//!   change during a generation (a hit empties an open point).
+//! - *The position key without applying the step*: the last step's key is the board's key
+//!   with one checker moved (table lookups, no variable 128-bit shifts); doubles, which need no
+//!   key, do not maintain it.
+//! - *Steps, not plays*: plays are listed as their steps back to back (a
+//!   [`crate::play::PlayList`], what the simulation reads), and for doubles only the longest
+//!   found so far are kept, instead of copying every complete 193-byte [`Play`] and filtering.
+//!
+//! Checked against [`super::reference`] (`core/tests/backgammon_reference.rs`), the perft counts
+//! (`core/tests/perft.rs`) and, in the tests below, `movable` against the rule point by point.
 
 use super::{BAR, BgState};
 use crate::dedup::KeySet;
-use crate::play::{NO_PIECE, Play, Step, StepKind};
+use crate::play::{NO_PIECE, Play, PlayList, Step, StepKind};
 use crate::system::Orders;
 
 /// The mover's view of the board during generation.
@@ -24,9 +40,35 @@ struct Board {
     key: u128,
     /// Bit `p` set while the mover has a checker on point `p` (1..=25).
     occupied: u32,
+    /// Bit `p` set where the mover may land (point `p` in 1..=24 holds at most one opposing
+    /// checker). Constant during a generation: a hit only empties an open point.
+    open: u32,
 }
 
 const HIT_SHIFT: u32 = 100;
+
+/// `UNIT[p]`: one checker on point `p` (1..=25) in [`Board::key`] (a table: a variable shift
+/// of a `u128` is several instructions).
+static UNIT: [u128; 26] = {
+    let mut t = [0u128; 26];
+    let mut p = 1;
+    while p < 26 {
+        t[p] = 1u128 << (4 * (p - 1));
+        p += 1;
+    }
+    t
+};
+
+/// `HIT[p]`: the key's bit for a hit on point `p` (1..=24).
+static HIT: [u128; 26] = {
+    let mut t = [0u128; 26];
+    let mut p = 1;
+    while p < 26 {
+        t[p] = 1u128 << (HIT_SHIFT as usize + p - 1);
+        p += 1;
+    }
+    t
+};
 
 impl Board {
     fn new(s: &BgState) -> Board {
@@ -40,6 +82,12 @@ impl Board {
         let outside = own[7..=BAR].iter().sum();
         let mut key = 0u128;
         let mut occupied = 0u32;
+        let mut open = 0u32;
+        for (p, &c) in opp.iter().enumerate().take(25).skip(1) {
+            if c < 2 {
+                open |= 1 << p;
+            }
+        }
         for (p, &c) in own.iter().enumerate().skip(1) {
             key |= (c as u128) << (4 * (p as u32 - 1));
             if c > 0 {
@@ -53,11 +101,64 @@ impl Board {
             outside,
             key,
             occupied,
+            open,
         }
     }
 
-    /// The points a step may start from, as a bit set: only the bar while it is occupied (BG-6).
+    /// The points a step with die `d` may start from now, as a bit set (what [`Board::step`]
+    /// accepts): only the bar while it is occupied (BG-6); a landing must be open (BG-3); bearing
+    /// off needs every checker home, and a die above the point only from the highest one.
     #[inline(always)]
+    fn movable(&self, d: usize) -> u32 {
+        if self.own[BAR] > 0 {
+            return ((self.open >> (BAR - d)) & 1) << BAR;
+        }
+        // Moves that stay on the board: from a point above `d` to an open point.
+        let mut m = self.occupied & (self.open << d) & !((2u32 << d) - 1);
+        if self.outside == 0 && self.occupied != 0 {
+            // Bearing off: from point `d` exactly, or from the highest point when it is lower.
+            m |= self.occupied & (1 << d);
+            let high = 31 - self.occupied.leading_zeros();
+            if (high as usize) < d {
+                m |= 1 << high;
+            }
+        }
+        m
+    }
+
+    /// The step of one checker from `from` with die `d`, known legal (a point of
+    /// [`Board::movable`]).
+    #[inline(always)]
+    fn legal_step(&self, from: usize, d: usize) -> Step {
+        let to = from.saturating_sub(d);
+        Step {
+            seat: self.seat,
+            piece: NO_PIECE,
+            from: from as u8,
+            to: to as u8,
+            value: d as u8,
+            count: 1,
+            captured: (to > 0 && self.opp[to] == 1) as u8,
+            kind: if from == BAR {
+                StepKind::Enter
+            } else {
+                StepKind::Move
+            },
+        }
+    }
+
+    /// [`Board::key`] after `st` (a step of [`Board::legal_step`]), without applying it.
+    #[inline(always)]
+    fn key_after(&self, st: &Step) -> u128 {
+        let (f, t) = (st.from as usize, st.to as usize);
+        let key = self.key - UNIT[f] + UNIT[t];
+        if st.captured > 0 { key | HIT[t] } else { key }
+    }
+
+    /// The points a step may start from, as a bit set: only the bar while it is occupied (BG-6).
+    /// (With [`Board::step`], the rule spelt out point by point that [`Board::movable`] packs
+    /// into bit operations; the tests check one against the other.)
+    #[cfg(test)]
     fn sources(&self) -> u32 {
         if self.own[BAR] > 0 {
             1 << BAR
@@ -67,7 +168,7 @@ impl Board {
     }
 
     /// The step of one checker from `from` with die `d`, if legal now.
-    #[inline(always)]
+    #[cfg(test)]
     fn step(&self, from: usize, d: usize) -> Option<Step> {
         if self.own[from] == 0 || (from != BAR && self.own[BAR] > 0) {
             return None;
@@ -105,8 +206,9 @@ impl Board {
         })
     }
 
+    /// Applies a step; with `KEY` false the key is left stale (doubles list plays without it).
     #[inline(always)]
-    fn apply(&mut self, st: &Step) {
+    fn apply<const KEY: bool>(&mut self, st: &Step) {
         let (f, t) = (st.from as usize, st.to as usize);
         self.own[f] -= 1;
         self.own[t] += 1;
@@ -116,21 +218,24 @@ impl Board {
         if t > 0 {
             self.occupied |= 1 << t;
         }
-        self.key -= 1u128 << (4 * (f as u32 - 1));
-        if t > 0 {
-            self.key += 1u128 << (4 * (t as u32 - 1));
+        if KEY {
+            // (UNIT[0] is 0: bearing off adds nothing.)
+            self.key = self.key - UNIT[f] + UNIT[t];
         }
         if f > 6 && t <= 6 {
             self.outside -= 1;
         }
         if st.captured > 0 {
             self.opp[t] = 0;
-            self.key |= 1u128 << (HIT_SHIFT + t as u32 - 1);
+            if KEY {
+                self.key |= HIT[t];
+            }
         }
     }
 
+    /// Undoes [`Board::apply`] (the same `KEY`).
     #[inline(always)]
-    fn undo(&mut self, st: &Step) {
+    fn undo<const KEY: bool>(&mut self, st: &Step) {
         let (f, t) = (st.from as usize, st.to as usize);
         self.own[f] += 1;
         self.own[t] -= 1;
@@ -138,16 +243,17 @@ impl Board {
         if t > 0 && self.own[t] == 0 {
             self.occupied &= !(1 << t);
         }
-        self.key += 1u128 << (4 * (f as u32 - 1));
-        if t > 0 {
-            self.key -= 1u128 << (4 * (t as u32 - 1));
+        if KEY {
+            self.key = self.key + UNIT[f] - UNIT[t];
         }
         if f > 6 && t <= 6 {
             self.outside += 1;
         }
         if st.captured > 0 {
             self.opp[t] = 1;
-            self.key &= !(1u128 << (HIT_SHIFT + t as u32 - 1));
+            if KEY {
+                self.key &= !HIT[t];
+            }
         }
     }
 }
@@ -165,12 +271,20 @@ fn highest_first(mut set: u32) -> impl Iterator<Item = usize> {
     })
 }
 
-/// Appends the legal plays of the roll in `s.dice` to `out`.
+/// Appends the legal plays of the roll in `s.dice` to `out` (as [`generate_list`] lists them).
 pub(super) fn generate(s: &BgState, orders: Orders, out: &mut Vec<Play>) {
+    LIST.with_borrow_mut(|list| {
+        generate_list(s, orders, list);
+        out.extend(list.iter().map(Play::from_steps));
+    });
+}
+
+/// Lists the legal plays of the roll in `s.dice` into `out` (cleared first), steps back to back.
+pub(super) fn generate_list(s: &BgState, orders: Orders, out: &mut PlayList) {
+    out.clear();
     let mut b = Board::new(s);
     let [d1, d2] = s.dice;
     if d1 == d2 {
-        let start = out.len();
         let mut play = Play::new();
         let mut best = 0usize;
         doubles(
@@ -182,17 +296,10 @@ pub(super) fn generate(s: &BgState, orders: Orders, out: &mut Vec<Play>) {
             &mut best,
             out,
         );
-        // BG-5: as many of the four moves as possible.
-        let mut keep = start;
-        for i in start..out.len() {
-            if out[i].len() == best {
-                out[keep] = out[i];
-                keep += 1;
-            }
-        }
-        out.truncate(keep);
+        // BG-5: as many of the four moves as possible (`doubles` kept only the longest plays);
+        // no move at all is no play.
         if best == 0 {
-            out.truncate(start);
+            out.clear();
         }
         return;
     }
@@ -204,53 +311,50 @@ pub(super) fn generate(s: &BgState, orders: Orders, out: &mut Vec<Play>) {
 thread_local! {
     /// The positions listed by [`two_values`], kept per thread so a call allocates nothing.
     static SEEN: std::cell::RefCell<KeySet<u128>> = const { std::cell::RefCell::new(KeySet::new()) };
+    /// The list [`generate`] fills before it copies the plays out as [`Play`]s.
+    static LIST: std::cell::RefCell<PlayList> = const { std::cell::RefCell::new(PlayList::new()) };
 }
 
-/// The plays of two different values (BG-1, BG-2, BG-4) into `out`.
+/// The plays of two different values (BG-1, BG-2, BG-4) into `out` (empty).
 fn two_values(
     b: &mut Board,
     hi: usize,
     lo: usize,
     distinct: bool,
     seen: &mut KeySet<u128>,
-    out: &mut Vec<Play>,
+    out: &mut PlayList,
 ) {
     seen.clear();
-    let start = out.len();
     let mut single = [false; 2]; // hi alone, lo alone playable
     // first_hi[a] bit b: hi from a then lo from b was legal. The same two steps in the other
     // order lead to the same position, so the lo-first pass skips them.
     let mut first_hi = [0u32; 26];
     for (first, second, idx) in [(hi, lo, 0usize), (lo, hi, 1usize)] {
-        for from1 in highest_first(b.sources()) {
-            let Some(s1) = b.step(from1, first) else {
-                continue;
-            };
-            single[idx] = true;
-            b.apply(&s1);
-            for from2 in highest_first(b.sources()) {
+        // Only the legal steps, highest point first (`movable`): the order `step` checked
+        // every source in, without the failed checks.
+        let firsts = b.movable(first);
+        single[idx] = firsts != 0;
+        for from1 in highest_first(firsts) {
+            let s1 = b.legal_step(from1, first);
+            b.apply::<true>(&s1);
+            let seconds = b.movable(second);
+            if idx == 0 {
+                first_hi[from1] = seconds;
+            }
+            for from2 in highest_first(seconds) {
                 if distinct && idx == 1 && first_hi[from2] & (1 << from1) != 0 {
                     continue;
                 }
-                if let Some(s2) = b.step(from2, second) {
-                    if idx == 0 {
-                        first_hi[from1] |= 1 << from2;
-                    }
-                    if distinct {
-                        b.apply(&s2);
-                        let fresh = seen.insert(b.key);
-                        b.undo(&s2);
-                        if !fresh {
-                            continue;
-                        }
-                    }
-                    out.push(Play::from_steps(&[s1, s2]));
+                let s2 = b.legal_step(from2, second);
+                if distinct && !seen.insert(b.key_after(&s2)) {
+                    continue;
                 }
+                out.push(&[s1, s2]);
             }
-            b.undo(&s1);
+            b.undo::<true>(&s1);
         }
     }
-    if out.len() > start {
+    if !out.is_empty() {
         return;
     }
     // BG-1: only one die can be played: the higher when it can, else the lower.
@@ -261,14 +365,14 @@ fn two_values(
     } else {
         return;
     };
-    for from in highest_first(b.sources()) {
-        if let Some(st) = b.step(from, die) {
-            out.push(Play::from_steps(&[st]));
-        }
+    for from in highest_first(b.movable(die)) {
+        out.push(&[b.legal_step(from, die)]);
     }
 }
 
-/// Walks the steps of a doubles roll; with `canonical` the sources never increase.
+/// Walks the steps of a doubles roll; with `canonical` the sources never increase. Lists only
+/// the longest plays found so far (BG-5): a longer one drops those listed before it, which leaves
+/// the longest in the order of the walk.
 fn doubles(
     b: &mut Board,
     d: usize,
@@ -276,7 +380,7 @@ fn doubles(
     canonical: bool,
     play: &mut Play,
     best: &mut usize,
-    out: &mut Vec<Play>,
+    out: &mut PlayList,
 ) {
     let mut extended = false;
     if play.len() < 4 {
@@ -285,19 +389,91 @@ fn doubles(
         } else {
             u32::MAX
         };
-        for from in highest_first(b.sources() & allowed) {
-            if let Some(st) = b.step(from, d) {
-                extended = true;
-                b.apply(&st);
-                play.push(st);
-                doubles(b, d, from, canonical, play, best, out);
-                play.pop();
-                b.undo(&st);
-            }
+        for from in highest_first(b.movable(d) & allowed) {
+            let st = b.legal_step(from, d);
+            extended = true;
+            b.apply::<false>(&st);
+            play.push(st);
+            doubles(b, d, from, canonical, play, best, out);
+            play.pop();
+            b.undo::<false>(&st);
         }
     }
     if !extended && play.len() >= *best {
-        *best = play.len();
-        out.push(*play);
+        if play.len() > *best {
+            *best = play.len();
+            out.clear();
+        }
+        out.push(play.steps());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::rng_from_seed;
+    use crate::system::{Node, RuleSystem, SystemRules};
+
+    /// `movable` and `legal_step` against `step`, the rule checked point by point, at every
+    /// decision of random games, after each first step too (every die value).
+    #[test]
+    fn movable_matches_step() {
+        let system = super::super::BackgammonRules::standard().build().unwrap();
+        let check = |b: &Board| {
+            for d in 1..=6 {
+                let mut expected = 0u32;
+                for from in highest_first(b.sources()) {
+                    if let Some(st) = b.step(from, d) {
+                        expected |= 1 << from;
+                        assert!(st == b.legal_step(from, d));
+                    }
+                }
+                assert_eq!(b.movable(d), expected, "die {d}");
+            }
+        };
+        let mut list = PlayList::new();
+        let mut checked = 0;
+        for seed in 0..40 {
+            let mut rng = rng_from_seed(seed);
+            let mut s = system.initial_state();
+            while system.node(&s) != Node::Over && checked < 20_000 {
+                if system.node(&s) == Node::Chance {
+                    let roll = system.sample_roll(&s, &mut rng);
+                    system.begin_roll(&mut s, roll);
+                    continue;
+                }
+                let mut b = Board::new(&s);
+                let own = &s.checkers[s.turn as usize];
+                let expected: u128 = (1..=BAR).map(|p| (own[p] as u128) << (4 * (p - 1))).sum();
+                assert_eq!(b.key, expected);
+                check(&b);
+                system.generate_list(&s, Orders::Distinct, &mut list);
+                for play in list.iter() {
+                    let key = b.key;
+                    for st in play {
+                        assert_eq!(b.key_after(st), {
+                            b.apply::<true>(st);
+                            b.key
+                        });
+                        check(&b);
+                    }
+                    for st in play.iter().rev() {
+                        b.undo::<true>(st);
+                    }
+                    assert_eq!(b.key, key);
+                }
+                checked += 1;
+                let n = list.len();
+                let steps = match n {
+                    0 => vec![],
+                    n => list.get(crate::sim::uniform_index(&mut rng, n)).to_vec(),
+                };
+                for st in &steps {
+                    system.apply_step(&mut s, st);
+                }
+                system.end_play(&mut s, &steps);
+            }
+        }
+        assert!(checked > 1_000);
     }
 }

@@ -251,10 +251,14 @@ impl RuleSystem for FamilySystem {
         self.generate_into(s, orders, out);
     }
 
+    const LISTS_STEPS: bool = true;
+
+    fn generate_list(&self, s: &FamilyState, orders: Orders, out: &mut crate::play::PlayList) {
+        self.generate_list_into(s, orders, out);
+    }
+
     fn apply_step(&self, s: &mut FamilyState, step: &Step) {
-        let mut b = self.board(s);
-        self.apply_on(&mut b, step);
-        *s = b.s;
+        self.apply_to_state(s, step);
     }
 
     fn end_play(&self, s: &mut FamilyState, steps: &[Step]) {

@@ -1,9 +1,27 @@
 //! Whole-play generation for Family Pachisi (FAM-4..FAM-10, F-B..F-H): a depth-first search over
 //! the values of the roll (higher die first where FAM-4 says so), gates moving as one (FAM-5c),
 //! then the obligations (most values, compulsory capture) as filters over complete plays; one
-//! play per resulting position for [`crate::Orders::Distinct`]. Checked against [`super::reference`].
+//! play per resulting position for [`crate::Orders::Distinct`]. Checked against [`super::reference`]
+//! (`core/tests/family_reference.rs`) and the perft counts (`core/tests/perft.rs`).
+//!
+//! # Fast paths (each keeps the plays and their order)
+//! - *Kept key*: the search's board carries the position key ([`FamilyState::key`], each
+//!   colour's sorted codes) and a step updates only the parts of the colours it changed: the
+//!   mover's and a captured colour's pieces are sorted after every step, so their part is their
+//!   codes packed in order, without the sort the key does from scratch.
+//! - *Gate mask*: the board keeps a bit set of the track squares holding a gate, so FAM-10 (no
+//!   piece passes a gate) is one mask test over the squares passed, not a walk square by square.
+//! - *Steps, not plays*: complete plays are listed as their steps back to back (a
+//!   [`crate::play::PlayList`], what the simulation reads) rather than as 193-byte [`Play`]s.
+//! - *Deduplication as plays are recorded*: a play reaching a position already listed (with as
+//!   many values used) is dropped at once, which keeps the first, as a pass over the whole list
+//!   would; one position is always reached with the same captures, so the compulsory-capture
+//!   filter keeps or drops all plays of a position alike.
+//! - *The game's step without a board*: `apply_step` moves the pieces on the state itself
+//!   ([`FamilySystem::apply_to_state`]) instead of building the track occupancy for one step.
 
 use super::*;
+use crate::play::PlayList;
 
 /// The position plus the occupancy of the 68 track squares, used while generating plays.
 #[derive(Copy, Clone)]
@@ -11,6 +29,57 @@ pub(super) struct Board {
     pub(super) s: FamilyState,
     /// 0 = empty, else `colour << 2 | count` (count 1 or 2).
     pub(super) track: [u8; TRACK_LEN as usize],
+    /// `s.key()` in the generator (0 elsewhere), kept up to date by `apply_on` (see
+    /// [`colour_key`]).
+    pub(super) key: u128,
+    /// Bit `sq` set where a gate stands on track square `sq` (two pieces of one colour), so
+    /// that FAM-10's test of the squares a move passes is one mask test, not a walk.
+    pub(super) gates: u128,
+}
+
+/// `SQUARE_BIT[sq]`: track square `sq`'s bit (a table: a variable shift of a `u128` is several
+/// instructions).
+static SQUARE_BIT: [u128; TRACK_LEN as usize] = {
+    let mut t = [0u128; TRACK_LEN as usize];
+    let mut i = 0;
+    while i < TRACK_LEN as usize {
+        t[i] = 1 << i;
+        i += 1;
+    }
+    t
+};
+
+/// The track squares as bits of a `u128`.
+const TRACK_MASK: u128 = (1 << TRACK_LEN) - 1;
+
+/// Bits `start..start + len` of the track, wrapping after its last square (`len` at most the
+/// track's length, `start` a square).
+#[inline(always)]
+fn track_run(start: u32, len: u32) -> u128 {
+    let m = ((1u128 << len) - 1) << start;
+    (m & TRACK_MASK) | (m >> TRACK_LEN)
+}
+
+/// Colour `c`'s part of [`FamilyState::key`] (its 32 bits in place), for a colour whose pieces
+/// are sorted by (position, played), as `apply_on` leaves the colours it changed: the key sorts
+/// the same codes, so packing them in order gives the same bits without the sort.
+#[inline(always)]
+fn colour_key(s: &FamilyState, c: usize) -> u128 {
+    let played = (s.played >> (c * 4)) as u8;
+    let p = &s.pos[c];
+    let codes = [
+        p[0] << 1 | played & 1,
+        p[1] << 1 | (played >> 1) & 1,
+        p[2] << 1 | (played >> 2) & 1,
+        p[3] << 1 | (played >> 3) & 1,
+    ];
+    (u32::from_be_bytes(codes) as u128) << (96 - 32 * c)
+}
+
+/// [`colour_key`]'s bits of colour `c`.
+#[inline(always)]
+fn colour_mask(c: usize) -> u128 {
+    (u32::MAX as u128) << (96 - 32 * c)
 }
 
 /// What a landing does.
@@ -21,7 +90,7 @@ pub(super) enum Landing {
 }
 
 pub(super) struct Gen<'a> {
-    pub(super) out: &'a mut Vec<Play>,
+    pub(super) out: &'a mut PlayList,
     pub(super) keys: &'a mut Vec<u128>,
     pub(super) uses: &'a mut Vec<u8>,
     /// Listing one play per result: (position, value index, values used, frozen pieces)
@@ -48,20 +117,42 @@ thread_local! {
     /// Reused buffers of the generator (result keys, values used, a sort buffer): no heap
     /// allocation per call once warm.
     static SCRATCH: RefCell<Scratch> = const { RefCell::new((Vec::new(), Vec::new(), Seen::new())) };
+    /// The list [`FamilySystem::generate_into`] fills before it copies the plays out as [`Play`]s.
+    static LIST: RefCell<PlayList> = const { RefCell::new(PlayList::new()) };
 }
 
 impl FamilySystem {
     pub(super) fn board(&self, s: &FamilyState) -> Board {
         let mut track = [0u8; TRACK_LEN as usize];
+        let mut gates = 0u128;
         for c in 0..self.seat_count() {
             for &p in &s.pos[c as usize] {
                 if (START_SQUARE..=LAP_END).contains(&p) {
                     let sq = self.square(c, p) as usize;
-                    track[sq] = (c << 2) | ((track[sq] & 3) + 1);
+                    let count = (track[sq] & 3) + 1;
+                    track[sq] = (c << 2) | count;
+                    gates |= ((count == 2) as u128) << sq;
                 }
             }
         }
-        Board { s: *s, track }
+        Board {
+            s: *s,
+            track,
+            key: 0,
+            gates,
+        }
+    }
+
+    /// Sets track square `sq`'s code, and its gate bit.
+    #[inline(always)]
+    fn set_track(b: &mut Board, sq: usize, code: u8) {
+        b.track[sq] = code;
+        let bit = SQUARE_BIT[sq];
+        b.gates = if code & 3 == 2 {
+            b.gates | bit
+        } else {
+            b.gates & !bit
+        };
     }
 
     pub(super) fn own_count(b: &Board, colour: u8, pos: u8) -> u8 {
@@ -75,16 +166,9 @@ impl FamilySystem {
     pub(super) fn can_pass(&self, b: &Board, colour: u8, from: u8, to: u8) -> bool {
         let track_end = to.min(LAP_END + 1);
         if from + 1 < track_end {
-            // Walk the track squares with a wrapping index (no division per square).
-            let mut sq = self.square(colour, from + 1) as usize;
-            for _ in from + 1..track_end {
-                if b.track[sq] & 3 == 2 {
-                    return false;
-                }
-                sq += 1;
-                if sq == TRACK_LEN as usize {
-                    sq = 0;
-                }
+            let start = self.square(colour, from + 1) as u32;
+            if b.gates & track_run(start, (track_end - from - 1) as u32) != 0 {
+                return false;
             }
         }
         for p in (from + 1).max(GOAL_STRETCH)..to.min(GOAL) {
@@ -127,11 +211,12 @@ impl FamilySystem {
         if (START_SQUARE..=LAP_END).contains(&pos) {
             let sq = self.square(colour, pos) as usize;
             let count = b.track[sq] & 3;
-            b.track[sq] = if count <= 1 {
+            let code = if count <= 1 {
                 0
             } else {
                 (colour << 2) | (count - 1)
             };
+            Self::set_track(b, sq, code);
         }
     }
 
@@ -148,7 +233,7 @@ impl FamilySystem {
                 b.s.pos[victim as usize][i] = START_AREA;
             }
         }
-        b.track[sq as usize] = 0;
+        Self::set_track(b, sq as usize, 0);
         Some(victim)
     }
 
@@ -162,7 +247,7 @@ impl FamilySystem {
             } else {
                 0
             };
-            b.track[sq] = (colour << 2) | (count + 1);
+            Self::set_track(b, sq, (colour << 2) | (count + 1));
         }
     }
 
@@ -191,8 +276,52 @@ impl FamilySystem {
         }
         if let Some(v) = victim {
             Self::sort_colour(&mut b.s, v);
+            let v = v as usize & 3;
+            b.key = b.key & !colour_mask(v) | colour_key(&b.s, v);
         }
-        Self::sort_colour(&mut b.s, colour)
+        let perm = Self::sort_colour(&mut b.s, colour);
+        let c = colour as usize;
+        b.key = b.key & !colour_mask(c) | colour_key(&b.s, c);
+        perm
+    }
+
+    /// [`FamilySystem::apply_on`] for a state alone (the game's `apply_step`): without the
+    /// track occupancy, which a single step does not need (the captured colour is the one other
+    /// colour on the landing square: FAM-7 allows no capture where two colours could share one).
+    pub(super) fn apply_to_state(&self, s: &mut FamilyState, step: &Step) {
+        let colour = step.seat & 3;
+        let ci = colour as usize;
+        let piece = (step.piece & 3) as usize;
+        if step.captured > 0 && (START_SQUARE..=LAP_END).contains(&step.to) {
+            let sq = self.square(colour, step.to);
+            for v in 0..self.seat_count() {
+                if v == colour {
+                    continue;
+                }
+                let mut hit = false;
+                for i in 0..PIECES {
+                    let p = s.pos[v as usize][i];
+                    if (START_SQUARE..=LAP_END).contains(&p) && self.square(v, p) == sq {
+                        s.pos[v as usize][i] = START_AREA;
+                        hit = true;
+                    }
+                }
+                if hit {
+                    Self::sort_colour(s, v);
+                    break;
+                }
+            }
+        }
+        if step.count == 2 {
+            let from = step.from;
+            if let Some(j) = (0..PIECES).find(|&j| j != piece && s.pos[ci][j] == from) {
+                s.pos[ci][j] = step.to;
+                s.played |= 1 << (ci * 4 + j);
+            }
+        }
+        s.pos[ci][piece] = step.to;
+        s.played |= 1 << (ci * 4 + piece);
+        Self::sort_colour(s, colour);
     }
 
     /// Sorts one colour's pieces by (position, played); returns the permutation applied.
@@ -255,8 +384,18 @@ impl FamilySystem {
             }
             _ => {}
         }
-        g.out.push(*play);
-        g.keys.push(b.s.key());
+        // One play per resulting position, the first recorded, checked here rather than over
+        // the whole list at the end. Tagged with `used` (never with bit 31, which the search's
+        // own entries carry), so a play listed before a better one cleared the list does not
+        // hide a later play reaching its position. The compulsory-capture filter that follows
+        // cannot make the final list differ: one position is reached with the same captures.
+        if let Some(seen) = g.seen.as_deref_mut()
+            && !seen.insert((b.key, used as u32))
+        {
+            return;
+        }
+        g.out.push(play.steps());
+        g.keys.push(b.key);
         g.uses.push(used);
     }
 
@@ -280,7 +419,7 @@ impl FamilySystem {
             && let Some(seen) = g.seen.as_deref_mut()
         {
             let tag = 1 << 31 | g.run | (i as u32) << 16 | (used as u32) << 8 | frozen as u32;
-            if !seen.insert((b.s.key(), tag)) {
+            if !seen.insert((b.key, tag)) {
                 return;
             }
         }
@@ -542,7 +681,23 @@ impl FamilySystem {
         ([h, h, l, l], 4, restricted)
     }
 
+    /// Lists the plays into `out` (cleared first at a decision node), as
+    /// [`FamilySystem::generate_list_into`] lists them.
     pub(super) fn generate_into(&self, s: &FamilyState, orders: Orders, out: &mut Vec<Play>) {
+        if self.node(s) != Node::Decision {
+            return;
+        }
+        out.clear();
+        LIST.with_borrow_mut(|list| {
+            self.generate_list_into(s, orders, list);
+            out.extend(list.iter().map(Play::from_steps));
+        });
+    }
+
+    /// Lists the plays into `out` (cleared first), steps back to back: a recorded play is not
+    /// copied whole (a [`Play`] is 193 bytes, its steps here 8 each).
+    pub(super) fn generate_list_into(&self, s: &FamilyState, orders: Orders, out: &mut PlayList) {
+        out.clear();
         if self.node(s) != Node::Decision {
             return;
         }
@@ -561,7 +716,8 @@ impl FamilySystem {
             seen.clear();
             keys.clear();
             uses.clear();
-            let board = self.board(s);
+            let mut board = self.board(s);
+            board.key = s.key();
             let mut play = Play::new();
             let mut g = Gen {
                 out: &mut *out,
@@ -588,29 +744,81 @@ impl FamilySystem {
                 out.clear();
                 return;
             }
-            if self.rules.compulsory_capture && out.iter().any(|p| p.captures() > 0) {
+            if self.rules.compulsory_capture
+                && out.iter().any(|p| p.iter().any(|st| st.captured > 0))
+            {
+                // `uses` (one entry per listed play) is done with: it now flags the captures.
+                for (j, p) in out.iter().enumerate() {
+                    uses[j] = p.iter().any(|st| st.captured > 0) as u8;
+                }
                 let mut k = 0;
-                for j in 0..out.len() {
-                    if out[j].captures() > 0 {
-                        out[k] = out[j];
+                out.retain(|j| {
+                    let keep = uses[j] != 0;
+                    if keep {
                         keys[k] = keys[j];
                         k += 1;
                     }
-                }
-                out.truncate(k);
+                    keep
+                });
                 keys.truncate(k);
             }
-            if orders == Orders::Distinct {
-                seen.clear();
-                let mut keep = 0;
-                for i in 0..out.len() {
-                    if seen.insert((keys[i], 0)) {
-                        out[keep] = out[i];
-                        keep += 1;
-                    }
-                }
-                out.truncate(keep);
-            }
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dice::rng_from_seed;
+    use crate::play::PlayList;
+
+    /// The game's `apply_step` (`apply_to_state`) against `apply_on` over the board, and the
+    /// generator's kept key and gates against their definitions, at every step of random games
+    /// (2 and 4 seats: partners, captures, gates).
+    #[test]
+    fn state_apply_and_kept_keys_match_the_board() {
+        for seats in [2, 4] {
+            let sys = FamilyRules {
+                seats,
+                teams: seats == 4,
+                ..FamilyRules::family()
+            }
+            .build()
+            .unwrap();
+            let mut list = PlayList::new();
+            let mut steps_checked = 0;
+            for seed in 0..30 {
+                let mut rng = rng_from_seed(seed);
+                let mut s = sys.initial_state();
+                for _ in 0..2_000 {
+                    match sys.node(&s) {
+                        Node::Over => break,
+                        Node::Chance => {
+                            let roll = sys.sample_roll(&s, &mut rng);
+                            sys.begin_roll(&mut s, roll);
+                            continue;
+                        }
+                        Node::Decision => {}
+                    }
+                    sys.generate_list(&s, Orders::Distinct, &mut list);
+                    let steps = match list.len() {
+                        0 => vec![],
+                        n => list.get(crate::sim::uniform_index(&mut rng, n)).to_vec(),
+                    };
+                    let mut b = sys.board(&s);
+                    b.key = s.key();
+                    for st in &steps {
+                        sys.apply_on(&mut b, st);
+                        sys.apply_to_state(&mut s, st);
+                        assert!(b.s == s, "seed {seed}, step {st:?}");
+                        assert_eq!(b.key, s.key());
+                        assert_eq!(b.gates, sys.board(&s).gates);
+                        steps_checked += 1;
+                    }
+                    sys.end_play(&mut s, &steps);
+                }
+            }
+            assert!(steps_checked > 1_000, "{steps_checked}");
+        }
     }
 }
