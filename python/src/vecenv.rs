@@ -233,6 +233,11 @@ impl PyVecEnv {
         ))
     }
 
+    /// The seat to act in each game (the array ``info["current_player"]`` holds).
+    fn current_players<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i32>> {
+        self.current_player.bind(py).clone()
+    }
+
     /// The legal-action masks (the array ``info["action_mask"]`` holds).
     fn action_masks<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<bool>> {
         self.mask.bind(py).clone()
