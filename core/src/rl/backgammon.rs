@@ -5,15 +5,15 @@
 //! first. A digit is the checker's point in OpenSpiel's board numbering (0..=23; seat 0, OpenSpiel's
 //! X, moves from 0 towards 23, seat 1 the other way), 24 for the bar, 25 for "no move". A roll
 //! of doubles is two decisions of the same seat, two checker moves each; when the first half
-//! played two moves the second half is always asked, even when it can only pass (id 675); a roll
-//! with no legal move at all is one decision whose only id is 675.
+//! played two moves the second half is always asked, even when it can only pass (id 1351); a
+//! roll with no legal move at all is one decision whose only id is 1351.
 //!
 //! ```
 //! use pachisi::rl::backgammon::{openspiel_digit, describe_action};
 //! assert_eq!(openspiel_digit(0, 24), 0);  // seat 0's 24-point is OpenSpiel's 0
 //! assert_eq!(openspiel_digit(1, 24), 23);
 //! assert_eq!(openspiel_digit(0, 25), 24); // the bar
-//! assert_eq!(describe_action(675), "pass");
+//! assert_eq!(describe_action(1351), "pass");
 //! ```
 
 use super::moves_piece;
@@ -26,8 +26,9 @@ pub const OPENSPIEL_ACTIONS: usize = 1352;
 pub const PASS_DIGIT: usize = 25;
 /// The digit of the bar.
 pub const BAR_DIGIT: usize = 24;
-/// The id of a pass (no move with either die).
-pub const PASS_ACTION: usize = PASS_DIGIT * 26 + PASS_DIGIT;
+/// The id of a pass (no move with either die): OpenSpiel marks it "low die first" (+676),
+/// since no move names the high die.
+pub const PASS_ACTION: usize = PASS_DIGIT * 26 + PASS_DIGIT + 676;
 
 /// OpenSpiel's digit of a checker of `seat` on its point `from` (pachisi's numbering from the
 /// mover's side, 25 the bar).

@@ -25,7 +25,7 @@
 //! use pachisi::rl::{Encoding, env::new_game};
 //! use pachisi::Rules;
 //! let mut g = new_game(&Rules::preset("parcheesi").unwrap(), Encoding::Step, 1, true).unwrap();
-//! assert_eq!(g.num_actions(), 1 + 77 * 8);
+//! assert_eq!(g.num_actions(), 1 + 77 * 16); // 8 values, home path or round again
 //! let mut obs = vec![0.0f32; g.observation_size()];
 //! g.observe(g.current_player(), &mut obs);
 //! let legal = g.legal_actions();
@@ -321,7 +321,7 @@ impl<R: Encode> Encoder<R> {
     /// use pachisi::{SystemRules, parcheesi::ParcheesiRules, rl::Encoder};
     /// let enc = Encoder::new(&ParcheesiRules::parcheesi().build().unwrap());
     /// assert_eq!(enc.describe_step_action(0), "end");
-    /// assert_eq!(enc.describe_step_action(1 + 3 * 8 + 4), "o0:3+5");
+    /// assert_eq!(enc.describe_step_action(1 + 3 * 16 + 4), "o0:3+5");
     /// ```
     pub fn describe_step_action(&self, action: usize) -> String {
         if action == 0 {
