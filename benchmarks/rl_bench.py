@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import argparse
 import time
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
 import pachisi
 
 
-def bench_vecenv(preset: str, num_envs: int, seconds: float, **options: object) -> tuple:
+def bench_vecenv(preset: str, num_envs: int, seconds: float, **options: Any) -> Tuple[float, float]:
     env = pachisi.VecEnv(preset, num_envs, seed=0, **options)
     obs, info = env.reset()
     rng = np.random.default_rng(0)
@@ -31,9 +32,9 @@ def bench_vecenv(preset: str, num_envs: int, seconds: float, **options: object) 
     return games / dt, steps / dt
 
 
-def bench_openspiel(seconds: float) -> tuple:
+def bench_openspiel(seconds: float) -> Optional[Tuple[float, float]]:
     try:
-        import pyspiel
+        import pyspiel  # type: ignore[import-not-found]
     except ImportError:
         return None
     game = pyspiel.load_game("backgammon")
@@ -60,14 +61,15 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=5.0)
     ap.add_argument("--num-envs", type=int, default=256)
     args = ap.parse_args()
-    rows = []
-    for preset, opts in [
+    rows: List[Tuple[str, float, float]] = []
+    configs: List[Tuple[str, Dict[str, Any]]] = [
         ("backgammon", {"cube": False}),
         ("parcheesi", {}),
         ("parcheesi", {"seats": 2}),
         ("pachisi-family", {}),
         ("pachisi", {}),
-    ]:
+    ]
+    for preset, opts in configs:
         g, s = bench_vecenv(preset, args.num_envs, args.seconds, **opts)
         rows.append((f"VecEnv {preset} {opts or ''} step encoding, N={args.num_envs}", g, s))
     os_ = bench_openspiel(args.seconds)

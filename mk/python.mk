@@ -19,7 +19,8 @@ $(VENV)/.rl-stamp: python/requirements-rl.txt | venv
 test-python: python-dev rl-deps
 	$(PY) -m pytest -q tests/python
 	$(PY) -m mypy.stubtest pachisi._native
-	$(PY) -m mypy python/python/pachisi examples/python/tour.py benchmarks/python_bench.py
+	$(PY) -m mypy python/python/pachisi examples/python/tour.py benchmarks/python_bench.py \
+		examples/python/train_parcheesi.py benchmarks/rl_bench.py
 
 ## The main job: the variant analysis (table, out/analysis.png, out/analysis.json).
 analysis: python-dev

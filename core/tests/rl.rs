@@ -297,3 +297,49 @@ fn vec_env_is_reproducible_and_resets_games_that_end() {
     let parcheesi = Rules::preset("pachisi-online").unwrap();
     run_vec(&parcheesi, 4, 0, 300);
 }
+
+#[test]
+fn openspiel_encoding_plays_exactly_the_legal_plays() {
+    let rules = Rules::with_options("backgammon", &serde_json::json!({"cube": false})).unwrap();
+    for seed in 0..4 {
+        let mut env = new_game(&rules, Encoding::OpenSpiel, seed, false).unwrap();
+        let mut g = Game::new(&rules, seed);
+        let mut rng = rng_from_seed(seed);
+        while !g.is_over() {
+            if env.node() == Node::Decision && env.legal_actions() == [1351] {
+                // A roll with no move: OpenSpiel passes where pachisi forfeits.
+                env.apply_action(1351).unwrap();
+                continue;
+            }
+            assert_eq!(env.node(), g.node());
+            if g.is_chance_node() {
+                let r = g.roll().unwrap();
+                env.apply_roll(r).unwrap();
+                continue;
+            }
+            let results: Vec<(String, pachisi::Play)> = g
+                .legal_plays()
+                .into_iter()
+                .map(|p| {
+                    let mut c = g.clone();
+                    c.play(&p).unwrap();
+                    (c.position(), p)
+                })
+                .collect();
+            let seat = env.current_player();
+            while env.node() == Node::Decision && env.current_player() == seat {
+                let legal = env.legal_actions();
+                assert!(legal.iter().all(|&a| a < 1352));
+                env.apply_action(legal[uniform_index(&mut rng, legal.len())])
+                    .unwrap();
+            }
+            let (_, play) = results
+                .iter()
+                .find(|(pos, _)| *pos == env.position())
+                .expect("the OpenSpiel actions made a play that is not legal");
+            g.play(play).unwrap();
+        }
+        assert!(env.node() == Node::Over);
+        assert_eq!(env.returns(), g.returns());
+    }
+}

@@ -16,7 +16,7 @@ import sys
 import time
 from typing import List, Tuple
 
-import pyspiel
+import pyspiel  # type: ignore[import-not-found]
 
 import pachisi
 
@@ -43,10 +43,10 @@ def compare_games(n_games: int, seed: int = 0) -> Tuple[int, int, List[str]]:
                 if opening:
                     # Even ids: X (seat 0) starts; pachisi's opening roll is (seat 0's die, seat 1's).
                     hi, lo = max(d0, d1), min(d0, d1)
-                    ours.apply_roll([hi, lo] if a % 2 == 0 else [lo, hi])
+                    ours.apply_roll((hi, lo) if a % 2 == 0 else (lo, hi))
                     opening = False
                 else:
-                    ours.apply_roll([d0, d1])
+                    ours.apply_roll((d0, d1))
                 st.apply_action(a)
                 continue
             decisions += 1

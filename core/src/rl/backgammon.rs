@@ -5,7 +5,8 @@
 //! first. A digit is the checker's point in OpenSpiel's board numbering (0..=23; seat 0, OpenSpiel's
 //! X, moves from 0 towards 23, seat 1 the other way), 24 for the bar, 25 for "no move". A roll
 //! of doubles is two decisions of the same seat, two checker moves each; when the first half
-//! played two moves the second half is always asked, even when it can only pass (id 1351); a
+//! played two moves the second half is always asked (unless they bore off the last checker),
+//! even when it can only pass (id 1351); a
 //! roll with no legal move at all is one decision whose only id is 1351.
 //!
 //! ```
@@ -17,7 +18,7 @@
 //! ```
 
 use super::moves_piece;
-use crate::backgammon::{BAR, BgState};
+use crate::backgammon::{BAR, BgState, CHECKERS, OFF};
 use crate::play::Step;
 
 /// Number of OpenSpiel backgammon action ids.
@@ -46,6 +47,18 @@ pub fn openspiel_digit(seat: u8, from: u8) -> usize {
 /// roll): `rest` are the steps of the play not yet taken, `taken` how many were. Returns the id,
 /// the steps it consumes, and whether the same seat decides again after them even if nothing is
 /// left to play (the second half of doubles).
+///
+/// ```
+/// use pachisi::backgammon::{BgState, Phase};
+/// use pachisi::rl::backgammon::openspiel_action;
+/// use pachisi::Step;
+/// let mut s = BgState::start(Phase::Move);
+/// s.dice = [6, 5];
+/// // 24/18 with the six, then 18/13 with the five: OpenSpiel digits 0 and 6, high die first.
+/// let play = [Step { from: 24, to: 18, value: 6, ..Step::default() },
+///             Step { from: 18, to: 13, value: 5, ..Step::default() }];
+/// assert_eq!(openspiel_action(&s, 0, &play), (6 * 26, 2, false));
+/// ```
 pub fn openspiel_action(start: &BgState, taken: usize, rest: &[Step]) -> (usize, usize, bool) {
     let seat = start.turn;
     let [a, b] = start.dice;
@@ -67,7 +80,10 @@ pub fn openspiel_action(start: &BgState, taken: usize, rest: &[Step]) -> (usize,
     };
     let high_first = rest[0].value == high;
     let id = d1 * 26 + d0 + if high_first { 0 } else { 676 };
-    (id, n, doubles && taken == 0 && n == 2)
+    // OpenSpiel ends the game as soon as the last checker is off, even in the first half.
+    let borne_off = rest[..n].iter().filter(|s| s.to as usize == OFF).count();
+    let all_off = start.checkers[seat as usize & 1][OFF] as usize + borne_off >= CHECKERS as usize;
+    (id, n, doubles && taken == 0 && n == 2 && !all_off)
 }
 
 /// The words of an id: `pass`, or the two checker moves as `digit(die)` pairs, e.g.

@@ -99,6 +99,14 @@ impl View {
 
 /// What a rule system tells the encoder: its coordinates, amount classes and own views.
 ///
+/// ```
+/// use pachisi::rl::Encode;
+/// use pachisi::{SystemRules, classic::ClassicRules};
+/// let sys = ClassicRules::classic().build().unwrap();
+/// assert_eq!(sys.rl_positions(), 86);
+/// assert_eq!(sys.rl_classes().len(), 7 * 4); // seven throw values, units of 1..=4
+/// ```
+///
 /// The common views (occupancy, nest, home, safe squares, seat to move, partners, steps taken)
 /// are written by [`Encoder`] from these hooks; [`Encode::rl_write_extra`] writes the rest (dice,
 /// values left, pending bonuses, counters, the cube).
@@ -298,6 +306,20 @@ impl<R: Encode> Encoder<R> {
     /// The step id of `step`, taken from position `s` in a play of `acting` (see
     /// [`Encode::rl_acting_owner`]), or `None` when the step is outside the encoding (a bug the
     /// tests look for).
+    ///
+    /// ```
+    /// use pachisi::{Node, Orders, Roll, RuleSystem, SystemRules, backgammon::BackgammonRules};
+    /// use pachisi::rl::Encoder;
+    /// let sys = BackgammonRules { cube: false, ..BackgammonRules::standard() }.build().unwrap();
+    /// let enc = Encoder::new(&sys);
+    /// let mut s = sys.initial_state();
+    /// sys.begin_roll(&mut s, Roll::Dice([3, 1])); // seat 0 opens with 3-1
+    /// let mut plays = Vec::new();
+    /// sys.generate(&s, Orders::All, &mut plays);
+    /// let first = plays[0].steps()[0];
+    /// let id = enc.step_action(&s, 0, &first).unwrap();
+    /// assert_eq!(id, 1 + first.from as usize * 6 + first.value as usize - 1);
+    /// ```
     #[inline]
     pub fn step_action(&self, s: &R::State, acting: u8, step: &Step) -> Option<usize> {
         if let Some(i) = self.system.rl_special(step) {
@@ -357,6 +379,13 @@ impl<R: Encode> Encoder<R> {
     }
 
     /// The named views of the observation vector, in order.
+    ///
+    /// ```
+    /// use pachisi::{SystemRules, family::FamilyRules, rl::Encoder};
+    /// let enc = Encoder::new(&FamilyRules::family().build().unwrap());
+    /// assert_eq!(enc.views()[0].name, "occupancy");
+    /// assert_eq!(enc.view("tries").unwrap().size(), 1);
+    /// ```
     pub fn views(&self) -> &[View] {
         &self.views
     }

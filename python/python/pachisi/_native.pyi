@@ -75,6 +75,7 @@ class Player:
 
 _View = Tuple[str, int, Tuple[int, ...]]
 
+@final
 class VecEnv:
     def __new__(
         cls,
@@ -104,6 +105,7 @@ class VecEnv:
     def action_masks(self) -> np.ndarray: ...
     def game(self, i: int) -> RlGame: ...
 
+@final
 class RlGame:
     def __new__(
         cls,

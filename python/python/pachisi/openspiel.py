@@ -20,7 +20,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 try:
-    import pyspiel
+    import pyspiel  # type: ignore[import-not-found]
 except ImportError as e:  # pragma: no cover - exercised without the extra
     raise ImportError("pachisi.openspiel needs OpenSpiel: pip install 'pachisi[openspiel]'") from e
 
@@ -67,7 +67,7 @@ class _Observer:
 
 
 class _State(pyspiel.State):  # type: ignore[misc]
-    def __init__(self, game: "_Game", rl: RlGame) -> None:
+    def __init__(self, game: Any, rl: RlGame) -> None:
         super().__init__(game)
         self._rl = rl
         self._max_len = game._max_len

@@ -16,8 +16,8 @@ import numpy as np
 
 try:
     from gymnasium import spaces
-    from pettingzoo import AECEnv
-    from pettingzoo.utils import wrappers
+    from pettingzoo import AECEnv  # type: ignore[import-untyped]
+    from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 except ImportError as e:  # pragma: no cover - exercised without the extra
     raise ImportError(
         "pachisi.pettingzoo needs PettingZoo and Gymnasium: pip install 'pachisi[rl]'"
@@ -81,7 +81,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
         if seed is None:
-            seed = int(np.random.SeedSequence().entropy % (2**63))
+            seed = int(np.random.default_rng().integers(0, 2**63 - 1))
         self._game = RlGame(self._preset, self._encoding, int(seed), True, **self._options)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
