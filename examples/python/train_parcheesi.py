@@ -1,8 +1,9 @@
 """A masked policy-gradient (REINFORCE) agent on 2-seat Parcheesi against `random`, in numpy.
 
 The agent sees pachisi's observation vector and chooses among the legal `step` ids (a linear
-softmax policy over the masked ids); the opponent is pachisi's `random` player. After each
-batch of games it prints the win rate, the learning curve; with --plot it also draws it.
+softmax policy restricted to the legal ids, i.e. masked); the opponent is pachisi's `random`
+player. After each batch of games it prints the win rate, the learning curve; with --plot it
+also draws it.
 
     python examples/python/train_parcheesi.py                  # short run
     python examples/python/train_parcheesi.py --batches 200 --plot out/curve.png
@@ -21,7 +22,7 @@ import pachisi
 def play_game(
     w: np.ndarray, rng: np.random.Generator, seed: int
 ) -> Tuple[float, List[Tuple[np.ndarray, np.ndarray, int]]]:
-    """One game as seat 0: (return, [(observation, mask, action), ...])."""
+    """One game as seat 0: (return, [(observation, legal ids, index chosen), ...])."""
     g = pachisi.RlGame("parcheesi", "step", seed, True, seats=2)
     g.set_opponents([None, "random"], seed)
     trace = []
@@ -29,13 +30,14 @@ def play_game(
         if g.current_player() != 0:
             g.play_opponent()
             continue
-        obs, mask = g.observation(0), g.action_mask()
-        logits = np.where(mask, w @ obs, -np.inf)
+        obs, legal = g.observation(0), np.asarray(g.legal_actions())
+        # Only the legal ids' rows matter: the others have probability 0.
+        logits = w[legal] @ obs
         p = np.exp(logits - logits.max())
         p /= p.sum()
-        a = int(rng.choice(len(p), p=p))
-        trace.append((obs, mask, a))
-        g.apply_action(a)
+        i = int(rng.choice(len(p), p=p))
+        trace.append((obs, legal, i))
+        g.apply_action(int(legal[i]))
     return (g.returns()[0] if g.is_over() else 0.0), trace
 
 
@@ -60,13 +62,13 @@ def main() -> None:
             wins += ret > 0
             adv = ret - baseline
             baseline += 0.05 * (ret - baseline)
-            for obs, mask, a in trace:
-                logits = np.where(mask, w @ obs, -np.inf)
+            for obs, legal, i in trace:
+                logits = w[legal] @ obs
                 p = np.exp(logits - logits.max())
                 p /= p.sum()
                 g = -p
-                g[a] += 1.0
-                grad += adv * np.outer(g, obs) / max(len(trace), 1)
+                g[i] += 1.0
+                grad[legal] += adv * np.outer(g, obs) / max(len(trace), 1)
         w += args.lr * grad / args.games
         curve.append(wins / args.games)
         print(f"batch {b + 1:3d}: win rate vs random {wins / args.games:.2f}", flush=True)

@@ -6,7 +6,7 @@ use crate::convert::{roll_from_py, roll_to_py};
 use crate::errors::{Kind, guard, guard_ok, new_err};
 use crate::players::PolicyArg;
 use crate::rules::rules_from;
-use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pachisi::rl::Encoding;
 use pachisi::rl::env::{AnyGame, Outputs, VecEnv, new_game};
 use pachisi::{Node, Policy};
@@ -214,15 +214,20 @@ impl PyVecEnv {
         Bound<'py, PyArray1<bool>>,
         Bound<'py, PyDict>,
     )> {
-        let np = py.import("numpy")?;
-        let arr = np.call_method1("ascontiguousarray", (actions, "int64"))?;
-        let arr = arr.cast::<PyArray1<i64>>().map_err(|_| {
-            new_err(
-                Kind::IllegalMove,
-                "actions must be a one-dimensional sequence of integers",
-            )
-        })?;
-        let acts: Vec<i64> = arr.readonly().as_slice()?.to_vec();
+        let acts: Vec<i64> = match actions.cast::<PyArray1<i64>>() {
+            Ok(a) if a.is_contiguous() => a.readonly().as_slice()?.to_vec(),
+            _ => {
+                let np = py.import("numpy")?;
+                let arr = np.call_method1("ascontiguousarray", (actions, "int64"))?;
+                let arr = arr.cast::<PyArray1<i64>>().map_err(|_| {
+                    new_err(
+                        Kind::IllegalMove,
+                        "actions must be a one-dimensional sequence of integers",
+                    )
+                })?;
+                arr.readonly().as_slice()?.to_vec()
+            }
+        };
         self.with_outputs(py, |env, out| env.step(&acts, out))?;
         Ok((
             self.obs.bind(py).clone(),
@@ -231,6 +236,15 @@ impl PyVecEnv {
             self.truncated.bind(py).clone(),
             self.info(py, true)?,
         ))
+    }
+
+    /// A uniformly random legal action id per game, ``int64[num_envs]`` (each game draws from
+    /// its own generator, seeded from the environment's seed).
+    fn random_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
+        let mut out = vec![0i64; self.env.num_envs()];
+        let env = &mut self.env;
+        py.detach(|| env.random_actions(&mut out));
+        PyArray1::from_vec(py, out)
     }
 
     /// The seat to act in each game (the array ``info["current_player"]`` holds).

@@ -609,6 +609,8 @@ pub struct Outputs<'a> {
 /// ```
 pub struct VecEnv {
     games: Vec<Box<dyn AnyGame>>,
+    /// One generator per game for [`VecEnv::random_actions`].
+    policy_rngs: Vec<GameRng>,
     seed: u64,
     max_decisions: u32,
     obs_size: usize,
@@ -637,6 +639,9 @@ impl VecEnv {
             games.push(g);
         }
         Ok(VecEnv {
+            policy_rngs: (0..num_envs as u64)
+                .map(|i| rng_from_seed(crate::sim::game_seed(seed, i)))
+                .collect(),
             obs_size: first.observation_size(),
             num_actions: first.num_actions(),
             seats: first.seats(),
@@ -666,6 +671,33 @@ impl VecEnv {
     pub fn views(&self) -> Vec<View> {
         self.games[0].views()
     }
+    /// Writes a uniformly random legal action of every game into `out` (the random policy of
+    /// benchmarks and baselines), each game drawing from its own generator.
+    ///
+    /// ```
+    /// use pachisi::rl::{Encoding, env::VecEnv};
+    /// let rules = pachisi::Rules::preset("pachisi").unwrap();
+    /// let mut env = VecEnv::new(&rules, 3, 0, Encoding::Step, None).unwrap();
+    /// let mut actions = vec![0i64; 3];
+    /// env.random_actions(&mut actions);
+    /// assert!((0..3).all(|i| env.game(i).unwrap().is_legal(actions[i] as usize)));
+    /// ```
+    pub fn random_actions(&mut self, out: &mut [i64]) {
+        self.games
+            .par_iter()
+            .zip(self.policy_rngs.par_iter_mut())
+            .zip(out.par_iter_mut())
+            .with_min_len(16)
+            .for_each(|((g, rng), a)| {
+                let legal = g.legal_actions();
+                *a = if legal.is_empty() {
+                    -1
+                } else {
+                    legal[crate::sim::uniform_index(rng, legal.len())] as i64
+                };
+            });
+    }
+
     /// Game `i`.
     pub fn game(&self, i: usize) -> Option<&dyn AnyGame> {
         self.games.get(i).map(|g| g.as_ref())
