@@ -45,7 +45,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--batches", type=int, default=12)
     ap.add_argument("--games", type=int, default=16, help="games per batch")
-    ap.add_argument("--lr", type=float, default=0.01)
+    ap.add_argument("--lr", type=float, default=5.0)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--plot", help="write the learning curve to this PNG (needs matplotlib)")
     args = ap.parse_args()
