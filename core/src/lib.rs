@@ -32,6 +32,7 @@ pub mod parcheesi;
 pub mod play;
 pub mod players;
 pub mod registry;
+pub mod rl;
 pub mod rules;
 pub mod sim;
 #[cfg(feature = "svg")]

@@ -13,6 +13,7 @@ mod moves;
 mod players;
 mod rules;
 mod simulate;
+mod vecenv;
 
 use pyo3::prelude::*;
 
@@ -43,6 +44,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<moves::PyPlay>()?;
     m.add_class::<game::PyGame>()?;
     m.add_class::<players::PyPlayer>()?;
+    m.add_class::<vecenv::PyVecEnv>()?;
+    m.add_class::<vecenv::PyRlGame>()?;
     m.add_function(wrap_pyfunction!(variants, m)?)?;
     m.add_function(wrap_pyfunction!(wilson_interval, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::simulate_raw, m)?)?;

@@ -1,0 +1,816 @@
+//! Games driven through action ids ([`RlGame`], [`AnyGame`]) and many of them stepped at once
+//! ([`VecEnv`]).
+//!
+//! A game here keeps no history (unlike [`crate::Game`]): the position at the start of the
+//! current play, the steps taken since, the generator, and the list of legal plays of the
+//! current roll with the ones still consistent with the steps taken. An action consumes one step
+//! (`step` encoding), a whole play (`play`), or two checker moves (`openspiel`, backgammon).
+
+use super::{Encode, Encoder, Encoding, View};
+use crate::dice::{ChanceOutcome, GameRng, Roll, rng_from_seed};
+use crate::game::GameOf;
+use crate::play::{Play, Step};
+use crate::players::Policy;
+use crate::registry::Registered;
+use crate::rules::Rules;
+use crate::system::{Node, Orders, RuleSystem};
+use crate::{Error, Result};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// One game seen through an action encoding, whatever its rule system (object safe).
+///
+/// Made by [`new_game`]. At a decision node [`AnyGame::current_player`] acts with
+/// [`AnyGame::apply_action`]; at a chance node (only when made with `auto_chance = false`) the
+/// caller rolls ([`AnyGame::apply_roll`], [`AnyGame::roll`]).
+pub trait AnyGame: Send + Sync {
+    /// The rules.
+    fn rules(&self) -> &Rules;
+    /// The encoding.
+    fn encoding(&self) -> Encoding;
+    /// Number of action ids.
+    fn num_actions(&self) -> usize;
+    /// Length of the observation vector.
+    fn observation_size(&self) -> usize;
+    /// The observation's named views.
+    fn views(&self) -> Vec<View>;
+    /// Number of seats.
+    fn seats(&self) -> u8;
+    /// Starts a new game seeded with `seed` (rolls at once when chance is automatic).
+    fn reset(&mut self, seed: u64);
+    /// What happens next.
+    fn node(&self) -> Node;
+    /// The seat to act (or to roll).
+    fn current_player(&self) -> u8;
+    /// The rolls due now with their exact probabilities (empty unless at a chance node).
+    fn chance_outcomes(&self) -> Vec<ChanceOutcome>;
+    /// Rolls `roll` at a chance node.
+    fn apply_roll(&mut self, roll: Roll) -> Result<()>;
+    /// Rolls with the game's generator at a chance node.
+    fn roll(&mut self) -> Result<Roll>;
+    /// The legal action ids, ascending (empty unless at a decision node).
+    fn legal_actions(&self) -> Vec<usize>;
+    /// Writes the legal-action mask (length [`AnyGame::num_actions`]).
+    fn write_mask(&self, out: &mut [bool]);
+    /// Applies a legal action; an illegal one is an error and changes nothing.
+    fn apply_action(&mut self, action: usize) -> Result<()>;
+    /// Writes the observation from `observer`'s point of view.
+    fn observe(&self, observer: u8, out: &mut [f32]);
+    /// Zero-sum returns per seat once the game is over (zeros before).
+    fn returns(&self) -> Vec<f64>;
+    /// Decisions (actions) taken since the start.
+    fn decisions(&self) -> u32;
+    /// A description of an action id here (a step, a play in move notation, two checker moves).
+    fn action_to_string(&self, action: usize) -> String;
+    /// The position (with the steps taken) in the variant's notation, and the steps taken.
+    fn position(&self) -> String;
+    /// The whole game (position, steps taken, generator, counter) as JSON.
+    fn to_json(&self) -> String;
+    /// Restores a game written by [`AnyGame::to_json`] (validated; unchanged on error).
+    fn load_json(&mut self, text: &str) -> Result<()>;
+    /// Starts a new game with the generator going on (what an environment does when a game ends).
+    fn restart(&mut self);
+    /// Whether `action` is legal now (cheaper than [`AnyGame::legal_actions`]).
+    fn is_legal(&self, action: usize) -> bool;
+    /// The `step` id of a step of the current play (`None` when outside the encoding).
+    fn step_action(&self, step: &Step) -> Option<usize>;
+    /// A copy.
+    fn clone_box(&self) -> Box<dyn AnyGame>;
+    /// Lets `policy` make the whole play of the seat to act (no step may have been taken).
+    fn play_policy(&mut self, policy: &mut dyn Policy) -> Result<()>;
+}
+
+impl Clone for Box<dyn AnyGame> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+/// A game of one rule system driven through action ids.
+#[derive(Clone)]
+pub struct RlGame<T: Registered>
+where
+    T::System: Encode,
+{
+    enc: Arc<Encoder<T::System>>,
+    rules: Rules,
+    encoding: Encoding,
+    auto_chance: bool,
+    start: <T::System as RuleSystem>::State,
+    cur: <T::System as RuleSystem>::State,
+    taken: Play,
+    /// Every legal play of the roll (`step`, `openspiel`: every order; `play`: one per result).
+    plays: Vec<Play>,
+    /// Indices into `plays` of those that begin with `taken`.
+    alive: Vec<u32>,
+    /// The owner step sources count from (fixed for the play).
+    acting: u8,
+    rng: GameRng,
+    decisions: u32,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(bound = "S: Serialize + serde::de::DeserializeOwned")]
+struct SavedGame<S> {
+    state: S,
+    taken: Play,
+    #[serde(with = "crate::dice::rng_serde")]
+    rng: GameRng,
+    decisions: u32,
+}
+
+impl<T: Registered> RlGame<T>
+where
+    T::System: Encode,
+{
+    /// A game of `config` (the options inside `rules`), seeded.
+    pub fn new(
+        config: &T,
+        rules: &Rules,
+        encoding: Encoding,
+        seed: u64,
+        auto_chance: bool,
+    ) -> Result<RlGame<T>> {
+        let system = config.build()?;
+        if encoding == Encoding::OpenSpiel && system.rl_openspiel_size().is_none() {
+            return Err(Error::InvalidRules(format!(
+                "the `openspiel` encoding is for backgammon only, not `{}`",
+                rules.variant()
+            )));
+        }
+        let s = system.initial_state();
+        let mut g = RlGame {
+            enc: Arc::new(Encoder::new(&system)),
+            rules: rules.clone(),
+            encoding,
+            auto_chance,
+            start: s,
+            cur: s,
+            taken: Play::new(),
+            plays: Vec::new(),
+            alive: Vec::new(),
+            acting: 0,
+            rng: rng_from_seed(seed),
+            decisions: 0,
+        };
+        g.advance();
+        Ok(g)
+    }
+
+    /// The encoder.
+    pub fn encoder(&self) -> &Encoder<T::System> {
+        &self.enc
+    }
+
+    /// The current position (the steps taken so far applied).
+    pub fn state(&self) -> &<T::System as RuleSystem>::State {
+        &self.cur
+    }
+
+    /// The steps of the current play taken so far.
+    pub fn taken(&self) -> &[Step] {
+        self.taken.steps()
+    }
+
+    fn sys(&self) -> &T::System {
+        self.enc.system()
+    }
+
+    /// Rolls (when automatic) and forfeits unplayable rolls until a decision, a chance node
+    /// left to the caller, or the end; then lists the plays of the roll.
+    fn advance(&mut self) {
+        self.taken = Play::new();
+        self.alive.clear();
+        self.plays.clear();
+        // Each forfeit moves the turn on; the bound guards a faulty system.
+        for _ in 0..100_000 {
+            let sys = self.enc.system();
+            match sys.node(&self.cur) {
+                Node::Over => break,
+                Node::Chance => {
+                    if !self.auto_chance {
+                        break;
+                    }
+                    let roll = sys.sample_roll(&self.cur, &mut self.rng);
+                    sys.begin_roll(&mut self.cur, roll);
+                }
+                Node::Decision => {
+                    let orders = match self.encoding {
+                        Encoding::Play => Orders::Distinct,
+                        _ => Orders::All,
+                    };
+                    sys.generate(&self.cur, orders, &mut self.plays);
+                    if self.plays.is_empty() {
+                        if self.encoding == Encoding::OpenSpiel {
+                            // OpenSpiel asks for a pass where pachisi forfeits at once.
+                            self.plays.push(Play::new());
+                        } else {
+                            sys.end_play(&mut self.cur, &[]);
+                            continue;
+                        }
+                    }
+                    if self.encoding == Encoding::Play {
+                        // Plays past the encoding's size have no id (docs/RL.md: the tests
+                        // check no generated position has that many).
+                        self.plays.truncate(sys.rl_max_plays());
+                    }
+                    self.alive.extend(0..self.plays.len() as u32);
+                    self.acting = sys.rl_acting_owner(&self.cur);
+                    break;
+                }
+            }
+        }
+        self.start = self.cur;
+    }
+
+    /// The action a play stands for after the steps taken, how many steps it consumes, and
+    /// whether the seat decides again even when nothing is left to play.
+    #[inline]
+    fn action_of(&self, index: usize, play: &Play) -> (usize, usize, bool) {
+        let k = self.taken.len();
+        let steps = &play.steps()[k..];
+        match self.encoding {
+            Encoding::Play => (index, steps.len(), false),
+            Encoding::Step => match steps.first() {
+                None => (0, 0, false),
+                Some(st) => (
+                    self.enc
+                        .step_action(&self.cur, self.acting, st)
+                        .unwrap_or(usize::MAX),
+                    1,
+                    false,
+                ),
+            },
+            Encoding::OpenSpiel => self
+                .sys()
+                .rl_openspiel_action(&self.start, k, steps)
+                .unwrap_or((usize::MAX, 0, false)),
+        }
+    }
+
+    fn legal_into(&self, out: &mut Vec<usize>) {
+        out.clear();
+        if self.alive.is_empty() {
+            return;
+        }
+        let n = self.num_actions_impl();
+        for &i in &self.alive {
+            let (a, _, _) = self.action_of(i as usize, &self.plays[i as usize]);
+            if a < n {
+                out.push(a);
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+    }
+
+    fn num_actions_impl(&self) -> usize {
+        match self.encoding {
+            Encoding::Step => self.enc.step_encoding_size(),
+            Encoding::Play => self.sys().rl_max_plays(),
+            Encoding::OpenSpiel => self.sys().rl_openspiel_size().unwrap_or(0),
+        }
+    }
+
+    fn apply_impl(&mut self, action: usize) -> Result<()> {
+        let found = self.alive.iter().find_map(|&i| {
+            let (a, n, again) = self.action_of(i as usize, &self.plays[i as usize]);
+            (a == action).then_some((i as usize, n, again))
+        });
+        let Some((index, consumed, again)) = found else {
+            return Err(Error::IllegalMove(format!(
+                "action {action} is not legal here{}",
+                if self.alive.is_empty() {
+                    " (no play is due)"
+                } else {
+                    ""
+                }
+            )));
+        };
+        let k = self.taken.len();
+        let chosen = self.plays[index];
+        let steps = &chosen.steps()[k..k + consumed];
+        let enc = Arc::clone(&self.enc);
+        let sys = enc.system();
+        for st in steps {
+            sys.apply_step(&mut self.cur, st);
+            self.taken.push(*st);
+        }
+        let k2 = self.taken.len();
+        let plays = &self.plays;
+        self.alive.retain(|&i| {
+            let p = &plays[i as usize];
+            p.len() >= k2 && p.steps()[k..k2] == chosen.steps()[k..k2]
+        });
+        self.decisions += 1;
+        // The play ends when nothing extends the steps taken (or "end" was chosen).
+        let extends = self
+            .alive
+            .iter()
+            .any(|&i| self.plays[i as usize].len() > k2);
+        if consumed == 0 || !(extends || again) {
+            let taken = self.taken;
+            sys.end_play(&mut self.cur, taken.steps());
+            self.advance();
+        }
+        Ok(())
+    }
+}
+
+impl<T: Registered> AnyGame for RlGame<T>
+where
+    T::System: Encode,
+{
+    fn rules(&self) -> &Rules {
+        &self.rules
+    }
+    fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+    fn num_actions(&self) -> usize {
+        self.num_actions_impl()
+    }
+    fn observation_size(&self) -> usize {
+        self.enc.observation_size()
+    }
+    fn views(&self) -> Vec<View> {
+        self.enc.views().to_vec()
+    }
+    fn seats(&self) -> u8 {
+        self.sys().seats()
+    }
+    fn reset(&mut self, seed: u64) {
+        self.rng = rng_from_seed(seed);
+        self.cur = self.sys().initial_state();
+        self.decisions = 0;
+        self.advance();
+    }
+    fn restart(&mut self) {
+        self.cur = self.sys().initial_state();
+        self.decisions = 0;
+        self.advance();
+    }
+    fn is_legal(&self, action: usize) -> bool {
+        self.alive
+            .iter()
+            .any(|&i| self.action_of(i as usize, &self.plays[i as usize]).0 == action)
+    }
+    fn node(&self) -> Node {
+        self.sys().node(&self.cur)
+    }
+    fn current_player(&self) -> u8 {
+        self.sys().to_move(&self.cur)
+    }
+    fn chance_outcomes(&self) -> Vec<ChanceOutcome> {
+        if self.node() == Node::Chance {
+            self.sys().chance_outcomes(&self.cur)
+        } else {
+            Vec::new()
+        }
+    }
+    fn apply_roll(&mut self, roll: Roll) -> Result<()> {
+        if self.node() != Node::Chance {
+            return Err(Error::WrongPhase("cannot roll: no roll is due".into()));
+        }
+        self.sys().check_roll(&self.cur, roll)?;
+        let enc = Arc::clone(&self.enc);
+        enc.system().begin_roll(&mut self.cur, roll);
+        self.advance();
+        Ok(())
+    }
+    fn roll(&mut self) -> Result<Roll> {
+        if self.node() != Node::Chance {
+            return Err(Error::WrongPhase("cannot roll: no roll is due".into()));
+        }
+        let enc = Arc::clone(&self.enc);
+        let roll = enc.system().sample_roll(&self.cur, &mut self.rng);
+        self.apply_roll(roll)?;
+        Ok(roll)
+    }
+    fn legal_actions(&self) -> Vec<usize> {
+        let mut out = Vec::new();
+        self.legal_into(&mut out);
+        out
+    }
+    fn write_mask(&self, out: &mut [bool]) {
+        out.fill(false);
+        for &i in &self.alive {
+            let (a, _, _) = self.action_of(i as usize, &self.plays[i as usize]);
+            if let Some(m) = out.get_mut(a) {
+                *m = true;
+            }
+        }
+    }
+    fn apply_action(&mut self, action: usize) -> Result<()> {
+        self.apply_impl(action)
+    }
+    fn observe(&self, observer: u8, out: &mut [f32]) {
+        self.enc
+            .write_observation(&self.cur, self.taken.steps(), observer, out);
+    }
+    fn returns(&self) -> Vec<f64> {
+        let seats = self.sys().seats();
+        match self.sys().outcome(&self.cur) {
+            Some(o) => o.returns(seats),
+            None => vec![0.0; seats as usize],
+        }
+    }
+    fn decisions(&self) -> u32 {
+        self.decisions
+    }
+    fn action_to_string(&self, action: usize) -> String {
+        match self.encoding {
+            Encoding::Step => self.enc.describe_step_action(action),
+            Encoding::Play => match self.alive.iter().find(|&&i| i as usize == action) {
+                Some(&i) => self.sys().format_play(&self.start, &self.plays[i as usize]),
+                None => format!("play {action}"),
+            },
+            Encoding::OpenSpiel => super::backgammon::describe_action(action),
+        }
+    }
+    fn position(&self) -> String {
+        let mut text = self.sys().format_position(&self.start);
+        if !self.taken.is_empty() {
+            let steps: Vec<String> = (0..self.taken.len())
+                .map(|k| {
+                    self.enc
+                        .describe_step_action(
+                            self.enc
+                                .step_action(&self.start, self.acting, &self.taken.steps()[k])
+                                .unwrap_or(0),
+                        )
+                        .to_string()
+                })
+                .collect();
+            text.push_str(&format!(" [taken: {}]", steps.join(" ")));
+        }
+        text
+    }
+    fn to_json(&self) -> String {
+        let saved = SavedGame {
+            state: self.start,
+            taken: self.taken,
+            rng: self.rng.clone(),
+            decisions: self.decisions,
+        };
+        serde_json::to_string(&saved).unwrap_or_default()
+    }
+    fn load_json(&mut self, text: &str) -> Result<()> {
+        let saved: SavedGame<<T::System as RuleSystem>::State> =
+            serde_json::from_str(text).map_err(|e| Error::InvalidJson(e.to_string()))?;
+        self.sys().validate_state(&saved.state)?;
+        let mut g = self.clone();
+        g.cur = saved.state;
+        g.rng = saved.rng;
+        g.advance();
+        if g.start != saved.state {
+            return Err(Error::InvalidJson(
+                "the position is a decision with no legal play (the engine forfeits it)".into(),
+            ));
+        }
+        for st in saved.taken.steps() {
+            let k = g.taken.len();
+            let ok = g.alive.iter().any(|&i| {
+                let p = &g.plays[i as usize];
+                p.len() > k && p.steps()[k] == *st
+            });
+            if !ok {
+                return Err(Error::InvalidJson(format!(
+                    "taken step {st:?} is not legal"
+                )));
+            }
+            let enc = Arc::clone(&g.enc);
+            enc.system().apply_step(&mut g.cur, st);
+            g.taken.push(*st);
+            let (plays, k2) = (&g.plays, g.taken.len());
+            g.alive
+                .retain(|&i| plays[i as usize].steps().get(k) == Some(st));
+            debug_assert_eq!(k + 1, k2);
+        }
+        g.decisions = saved.decisions;
+        *self = g;
+        Ok(())
+    }
+    fn step_action(&self, step: &Step) -> Option<usize> {
+        self.enc.step_action(&self.cur, self.acting, step)
+    }
+    fn clone_box(&self) -> Box<dyn AnyGame> {
+        Box::new(self.clone())
+    }
+    fn play_policy(&mut self, policy: &mut dyn Policy) -> Result<()> {
+        if self.node() != Node::Decision {
+            return Err(Error::WrongPhase("no play is due".into()));
+        }
+        if !self.taken.is_empty() {
+            return Err(Error::WrongPhase(
+                "a policy plays whole plays: steps were already taken".into(),
+            ));
+        }
+        let enc = Arc::clone(&self.enc);
+        let sys = enc.system();
+        let game = T::into_game(GameOf::from_state(
+            sys.clone(),
+            self.rules.clone(),
+            self.start,
+            0,
+        )?);
+        let i = policy.choose(&game)?;
+        let plays = game.legal_plays();
+        let play = plays
+            .get(i)
+            .copied()
+            .ok_or_else(|| Error::InvalidPlayer(format!("play index {i} out of range")))?;
+        for st in play.steps() {
+            sys.apply_step(&mut self.cur, st);
+        }
+        sys.end_play(&mut self.cur, play.steps());
+        self.decisions += 1;
+        self.advance();
+        Ok(())
+    }
+}
+
+/// A game of `rules` through `encoding`, seeded; with `auto_chance` the game rolls for the
+/// players (decision nodes only), else the caller rolls at chance nodes.
+///
+/// ```
+/// use pachisi::rl::{Encoding, env::new_game};
+/// let rules = pachisi::Rules::preset("backgammon").unwrap();
+/// let mut g = new_game(&rules, Encoding::Play, 3, false).unwrap();
+/// assert_eq!(g.node(), pachisi::Node::Chance);
+/// g.roll().unwrap();
+/// assert_eq!(g.node(), pachisi::Node::Decision);
+/// ```
+pub fn new_game(
+    rules: &Rules,
+    encoding: Encoding,
+    seed: u64,
+    auto_chance: bool,
+) -> Result<Box<dyn AnyGame>> {
+    make_game(rules, encoding, seed, auto_chance)
+}
+
+macro_rules! make_game_fn {
+    ($(($name:ident, $rules:ty, $doc:literal)),* $(,)?) => {
+        fn make_game(
+            rules: &Rules,
+            encoding: Encoding,
+            seed: u64,
+            auto_chance: bool,
+        ) -> Result<Box<dyn AnyGame>> {
+            match rules.config() {
+                $(crate::rules::RulesConfig::$name(r) => Ok(Box::new(
+                    RlGame::<$rules>::new(r, rules, encoding, seed, auto_chance)?,
+                )),)*
+            }
+        }
+    };
+}
+crate::for_each_system!(make_game_fn);
+
+/// Where [`VecEnv`] writes one call's results: one row per environment.
+pub struct Outputs<'a> {
+    /// Observations, `num_envs x observation_size`, from the seat to act.
+    pub obs: &'a mut [f32],
+    /// Rewards per seat, `num_envs x seats` (the returns when a game ended in this call).
+    pub rewards: &'a mut [f32],
+    /// Whether the game ended in this call (it was reset at once).
+    pub terminated: &'a mut [bool],
+    /// Whether the game hit the decision limit in this call (it was reset at once).
+    pub truncated: &'a mut [bool],
+    /// The seat to act.
+    pub current_player: &'a mut [i32],
+    /// Legal actions, `num_envs x num_actions`.
+    pub mask: &'a mut [bool],
+    /// The last observation of a game that ended (or was truncated) in this call, from the seat
+    /// that acted last; other rows are left as they were.
+    pub final_obs: &'a mut [f32],
+}
+
+/// Many games of one rules value stepped together across threads, reset automatically when they
+/// end (same-step autoreset: the returned observation is the new game's, the ended game's last
+/// one goes to [`Outputs::final_obs`]). Game `i` is seeded `seed + i`; a game that ends goes
+/// on with its own generator.
+///
+/// ```
+/// use pachisi::rl::{Encoding, env::{VecEnv, Outputs}};
+/// let rules = pachisi::Rules::preset("parcheesi").unwrap();
+/// let mut env = VecEnv::new(&rules, 4, 0, Encoding::Step, None).unwrap();
+/// let (n, d, a, p) = (4, env.observation_size(), env.num_actions(), env.seats() as usize);
+/// let (mut obs, mut rew, mut fin) = (vec![0.0; n * d], vec![0.0; n * p], vec![0.0; n * d]);
+/// let (mut term, mut trunc, mut cur, mut mask) = (vec![false; n], vec![false; n], vec![0; n], vec![false; n * a]);
+/// let mut out = Outputs { obs: &mut obs, rewards: &mut rew, terminated: &mut term,
+///     truncated: &mut trunc, current_player: &mut cur, mask: &mut mask, final_obs: &mut fin };
+/// env.reset(None, &mut out);
+/// // Act with the first legal id of each game.
+/// let actions: Vec<i64> = (0..n).map(|i| out.mask[i * a..(i + 1) * a].iter().position(|&m| m).unwrap() as i64).collect();
+/// env.step(&actions, &mut out).unwrap();
+/// ```
+pub struct VecEnv {
+    games: Vec<Box<dyn AnyGame>>,
+    /// One generator per game for [`VecEnv::random_actions`].
+    policy_rngs: Vec<GameRng>,
+    seed: u64,
+    max_decisions: u32,
+    obs_size: usize,
+    num_actions: usize,
+    seats: u8,
+}
+
+impl VecEnv {
+    /// `num_envs` games of `rules`; `max_decisions` truncates a game after that many actions
+    /// (none when `None`).
+    pub fn new(
+        rules: &Rules,
+        num_envs: usize,
+        seed: u64,
+        encoding: Encoding,
+        max_decisions: Option<u32>,
+    ) -> Result<VecEnv> {
+        if num_envs == 0 {
+            return Err(Error::InvalidRules("num_envs must be at least 1".into()));
+        }
+        let first = new_game(rules, encoding, seed, true)?;
+        let mut games = Vec::with_capacity(num_envs);
+        for i in 0..num_envs {
+            let mut g = first.clone_box();
+            g.reset(seed.wrapping_add(i as u64));
+            games.push(g);
+        }
+        Ok(VecEnv {
+            policy_rngs: (0..num_envs as u64)
+                .map(|i| rng_from_seed(crate::sim::game_seed(seed, i)))
+                .collect(),
+            obs_size: first.observation_size(),
+            num_actions: first.num_actions(),
+            seats: first.seats(),
+            games,
+            seed,
+            max_decisions: max_decisions.unwrap_or(u32::MAX),
+        })
+    }
+
+    /// Number of games.
+    pub fn num_envs(&self) -> usize {
+        self.games.len()
+    }
+    /// Length of one observation.
+    pub fn observation_size(&self) -> usize {
+        self.obs_size
+    }
+    /// Number of action ids.
+    pub fn num_actions(&self) -> usize {
+        self.num_actions
+    }
+    /// Number of seats.
+    pub fn seats(&self) -> u8 {
+        self.seats
+    }
+    /// The observation's views.
+    pub fn views(&self) -> Vec<View> {
+        self.games[0].views()
+    }
+    /// Writes a uniformly random legal action of every game into `out` (the random policy of
+    /// benchmarks and baselines), each game drawing from its own generator.
+    ///
+    /// ```
+    /// use pachisi::rl::{Encoding, env::VecEnv};
+    /// let rules = pachisi::Rules::preset("pachisi").unwrap();
+    /// let mut env = VecEnv::new(&rules, 3, 0, Encoding::Step, None).unwrap();
+    /// let mut actions = vec![0i64; 3];
+    /// env.random_actions(&mut actions);
+    /// assert!((0..3).all(|i| env.game(i).unwrap().is_legal(actions[i] as usize)));
+    /// ```
+    pub fn random_actions(&mut self, out: &mut [i64]) {
+        self.games
+            .par_iter()
+            .zip(self.policy_rngs.par_iter_mut())
+            .zip(out.par_iter_mut())
+            .with_min_len(16)
+            .for_each(|((g, rng), a)| {
+                let legal = g.legal_actions();
+                *a = if legal.is_empty() {
+                    -1
+                } else {
+                    legal[crate::sim::uniform_index(rng, legal.len())] as i64
+                };
+            });
+    }
+
+    /// Game `i`.
+    pub fn game(&self, i: usize) -> Option<&dyn AnyGame> {
+        self.games.get(i).map(|g| g.as_ref())
+    }
+
+    fn check(&self, out: &Outputs<'_>) -> Result<()> {
+        let n = self.games.len();
+        let ok = out.obs.len() == n * self.obs_size
+            && out.final_obs.len() == n * self.obs_size
+            && out.rewards.len() == n * self.seats as usize
+            && out.terminated.len() == n
+            && out.truncated.len() == n
+            && out.current_player.len() == n
+            && out.mask.len() == n * self.num_actions;
+        if ok {
+            Ok(())
+        } else {
+            Err(Error::InvalidRules(
+                "output buffers have the wrong sizes".into(),
+            ))
+        }
+    }
+
+    /// Restarts every game (seeds `seed + i`, or the constructor's seed when `None`) and writes
+    /// the first observations; rewards, terminated and truncated are cleared.
+    pub fn reset(&mut self, seed: Option<u64>, out: &mut Outputs<'_>) {
+        if let Some(s) = seed {
+            self.seed = s;
+        }
+        let seed = self.seed;
+        let (d, a, p) = (self.obs_size, self.num_actions, self.seats as usize);
+        self.games
+            .par_iter_mut()
+            .zip(out.obs.par_chunks_mut(d))
+            .zip(out.mask.par_chunks_mut(a))
+            .zip(out.current_player.par_iter_mut())
+            .enumerate()
+            .with_min_len(16)
+            .for_each(|(i, (((g, obs), mask), cur))| {
+                g.reset(seed.wrapping_add(i as u64));
+                write_row(g.as_ref(), obs, mask, cur);
+            });
+        out.rewards[..self.games.len() * p].fill(0.0);
+        out.terminated.fill(false);
+        out.truncated.fill(false);
+    }
+
+    /// Applies one action per game (all checked first: an illegal one is an error naming the
+    /// game, and nothing changes), resets the games that end, and writes the results.
+    pub fn step(&mut self, actions: &[i64], out: &mut Outputs<'_>) -> Result<()> {
+        self.check(out)?;
+        if actions.len() != self.games.len() {
+            return Err(Error::IllegalMove(format!(
+                "expected {} actions, got {}",
+                self.games.len(),
+                actions.len()
+            )));
+        }
+        // Legality from the masks of the previous call would trust the caller's buffers; ask
+        // the games.
+        let bad = self
+            .games
+            .par_iter()
+            .zip(actions.par_iter())
+            .enumerate()
+            .with_min_len(16)
+            .find_first(|(_, (g, a))| **a < 0 || !g.is_legal(**a as usize));
+        if let Some((i, (_, a))) = bad {
+            return Err(Error::IllegalMove(format!(
+                "action {a} is not legal in environment {i}"
+            )));
+        }
+        let (d, a_n, p) = (self.obs_size, self.num_actions, self.seats as usize);
+        let max = self.max_decisions;
+        self.games
+            .par_iter_mut()
+            .zip(actions.par_iter())
+            .zip(out.obs.par_chunks_mut(d))
+            .zip(out.final_obs.par_chunks_mut(d))
+            .zip(out.mask.par_chunks_mut(a_n))
+            .zip(out.rewards.par_chunks_mut(p))
+            .zip(out.terminated.par_iter_mut())
+            .zip(out.truncated.par_iter_mut())
+            .zip(out.current_player.par_iter_mut())
+            .with_min_len(16)
+            .for_each(
+                |((((((((g, &a), obs), fin), mask), rew), term), trunc), cur)| {
+                    let actor = g.current_player();
+                    // Checked above, so this cannot fail.
+                    let _ = g.apply_action(a as usize);
+                    rew.fill(0.0);
+                    *term = g.node() == Node::Over;
+                    *trunc = !*term && g.decisions() >= max;
+                    if *term || *trunc {
+                        g.observe(actor, fin);
+                        if *term {
+                            for (r, v) in rew.iter_mut().zip(g.returns()) {
+                                *r = v as f32;
+                            }
+                        }
+                        // Same-step autoreset, the generator going on.
+                        g.restart();
+                    }
+                    write_row(g.as_ref(), obs, mask, cur);
+                },
+            );
+        Ok(())
+    }
+}
+
+fn write_row(g: &dyn AnyGame, obs: &mut [f32], mask: &mut [bool], cur: &mut i32) {
+    let me = g.current_player();
+    *cur = me as i32;
+    g.observe(me, obs);
+    g.write_mask(mask);
+}

@@ -1,0 +1,345 @@
+//! The RL encodings against the engine's own step interface: the `step` ids of every legal step
+//! exist and tell apart steps with different results, the mask is exactly the legal steps (plus
+//! "end" when the steps taken form a whole play), the `play` encoding lists every distinct play
+//! within its bound, observations are finite and of the declared size, games restore from JSON,
+//! and the vectorised environment is reproducible and resets itself.
+
+use pachisi::dice::rng_from_seed;
+use pachisi::rl::Encoding;
+use pachisi::rl::env::{AnyGame, Outputs, VecEnv, new_game};
+use pachisi::sim::uniform_index;
+use pachisi::{Game, Node, Rules};
+
+fn configs() -> Vec<Rules> {
+    let mut out: Vec<Rules> = pachisi::variants()
+        .iter()
+        .map(|v| Rules::preset(v).unwrap())
+        .collect();
+    for (name, opts) in [
+        ("parcheesi", r#"{"seats": 2}"#),
+        ("pachisi-family", r#"{"seats": 2}"#),
+        ("pachisi", r#"{"seats": 2}"#),
+        ("backgammon", r#"{"cube": false}"#),
+    ] {
+        out.push(Rules::with_options(name, &serde_json::from_str(opts).unwrap()).unwrap());
+    }
+    out
+}
+
+/// The position and the legal next step ids of a game after `step` (for comparing two steps).
+fn after(g: &Game, step: &pachisi::Step, env: &dyn AnyGame) -> (String, Vec<Option<usize>>) {
+    let mut c = g.clone();
+    c.step(step).unwrap();
+    let ids = c.legal_steps().iter().map(|s| env.step_action(s)).collect();
+    (c.position(), ids)
+}
+
+/// Plays `games` random games through the `step` encoding in lockstep with a [`Game`] taking
+/// the same steps and rolls, checking the mask at every decision.
+fn lockstep(rules: &Rules, games: u64) {
+    for seed in 0..games {
+        let mut env = new_game(rules, Encoding::Step, seed, false).unwrap();
+        let mut g = Game::new(rules, seed);
+        let mut rng = rng_from_seed(seed + 1000);
+        let mut obs = vec![f32::NAN; env.observation_size()];
+        let mut decisions = 0;
+        while decisions < 3000 {
+            assert_eq!(env.node(), g.node(), "{} seed {seed}", rules.variant());
+            match g.node() {
+                Node::Over => {
+                    let r: f64 = env.returns().iter().sum();
+                    assert!(r.abs() < 1e-9);
+                    assert_eq!(env.returns(), g.returns());
+                    break;
+                }
+                Node::Chance => {
+                    let roll = g.roll().unwrap();
+                    env.apply_roll(roll).unwrap();
+                }
+                Node::Decision => {
+                    decisions += 1;
+                    assert_eq!(env.current_player(), g.to_move());
+                    let steps = g.legal_steps();
+                    let mut want: Vec<usize> = Vec::new();
+                    for s in &steps {
+                        let id = env.step_action(s);
+                        assert!(id.is_some(), "{}: step {s:?} has no id", rules.variant());
+                        want.push(id.unwrap());
+                    }
+                    // Two steps with one id must be interchangeable.
+                    for (i, a) in steps.iter().enumerate() {
+                        for (j, b) in steps.iter().enumerate().skip(i + 1) {
+                            if want[i] == want[j] {
+                                assert_eq!(after(&g, a, env.as_ref()), after(&g, b, env.as_ref()));
+                            }
+                        }
+                    }
+                    let k = g.taken().len();
+                    if g.legal_plays().iter().any(|p| p.len() == k) {
+                        want.push(0);
+                    }
+                    want.sort_unstable();
+                    want.dedup();
+                    let legal = env.legal_actions();
+                    assert_eq!(
+                        legal,
+                        want,
+                        "{} seed {seed}: {}",
+                        rules.variant(),
+                        g.position()
+                    );
+                    let mut mask = vec![false; env.num_actions()];
+                    env.write_mask(&mut mask);
+                    let from_mask: Vec<usize> = (0..mask.len()).filter(|&i| mask[i]).collect();
+                    assert_eq!(from_mask, legal);
+                    for seat in 0..env.seats() {
+                        env.observe(seat, &mut obs);
+                        assert!(obs.iter().all(|x| x.is_finite()));
+                    }
+                    let a = legal[uniform_index(&mut rng, legal.len())];
+                    if a == 0 {
+                        g.finish_play().unwrap();
+                    } else {
+                        let s = steps
+                            .iter()
+                            .find(|s| env.step_action(s) == Some(a))
+                            .unwrap();
+                        g.step(s).unwrap();
+                    }
+                    env.apply_action(a).unwrap();
+                    if g.taken().is_empty() {
+                        assert_eq!(env.position(), g.position());
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn step_encoding_matches_the_step_interface() {
+    for rules in configs() {
+        lockstep(&rules, 3);
+    }
+}
+
+#[test]
+fn play_encoding_lists_every_distinct_play_within_its_bound() {
+    for rules in configs() {
+        for seed in 0..4 {
+            let mut env = new_game(&rules, Encoding::Play, seed, false).unwrap();
+            let mut g = Game::new(&rules, seed);
+            let mut rng = rng_from_seed(seed);
+            while !g.is_over() && g.log().len() < 4000 {
+                if g.is_chance_node() {
+                    let r = g.roll().unwrap();
+                    env.apply_roll(r).unwrap();
+                    continue;
+                }
+                let plays = g.legal_plays();
+                assert!(plays.len() <= env.num_actions(), "{}", rules.variant());
+                assert_eq!(env.legal_actions(), (0..plays.len()).collect::<Vec<_>>());
+                let i = uniform_index(&mut rng, plays.len());
+                assert_eq!(env.action_to_string(i), g.format_play(&plays[i]));
+                g.play(&plays[i]).unwrap();
+                env.apply_action(i).unwrap();
+                assert_eq!(env.position(), g.position());
+            }
+        }
+    }
+}
+
+#[test]
+fn illegal_actions_are_errors_and_change_nothing() {
+    let rules = Rules::preset("parcheesi").unwrap();
+    let mut env = new_game(&rules, Encoding::Step, 5, true).unwrap();
+    let before = env.to_json();
+    let bad = (0..env.num_actions())
+        .find(|a| !env.legal_actions().contains(a))
+        .unwrap();
+    assert!(env.apply_action(bad).is_err());
+    assert!(env.apply_action(usize::MAX).is_err());
+    assert_eq!(env.to_json(), before);
+    assert!(new_game(&rules, Encoding::OpenSpiel, 0, true).is_err());
+}
+
+#[test]
+fn games_restore_from_json_mid_play() {
+    for rules in configs() {
+        let mut env = new_game(&rules, Encoding::Step, 9, true).unwrap();
+        let mut rng = rng_from_seed(3);
+        for _ in 0..200 {
+            if env.node() == Node::Over {
+                break;
+            }
+            let legal = env.legal_actions();
+            env.apply_action(legal[uniform_index(&mut rng, legal.len())])
+                .unwrap();
+            let text = env.to_json();
+            let mut back = new_game(&rules, Encoding::Step, 0, true).unwrap();
+            back.load_json(&text).unwrap();
+            assert_eq!(back.to_json(), text);
+            assert_eq!(back.legal_actions(), env.legal_actions());
+        }
+        let mut other = new_game(&rules, Encoding::Step, 0, true).unwrap();
+        let before = other.to_json();
+        assert!(other.load_json("{\"state\": 1}").is_err());
+        assert_eq!(other.to_json(), before);
+    }
+}
+
+#[test]
+fn observation_views_tile_the_vector() {
+    for rules in configs() {
+        let env = new_game(&rules, Encoding::Step, 0, true).unwrap();
+        let views = env.views();
+        let mut at = 0;
+        for v in &views {
+            assert_eq!(v.offset, at, "{}", v.name);
+            at += v.size();
+        }
+        assert_eq!(at, env.observation_size());
+        let mut obs = vec![0.0; at];
+        env.observe(env.current_player(), &mut obs);
+        let occ = views.iter().find(|v| v.name == "occupancy").unwrap();
+        let pieces: f32 = obs[occ.offset..occ.offset + occ.size()].iter().sum();
+        let per_seat = if rules.variant() == "backgammon" {
+            15.0
+        } else {
+            4.0
+        };
+        let owners = if rules.variant() == "pachisi" {
+            4.0
+        } else {
+            env.seats() as f32
+        };
+        assert_eq!(pieces, per_seat * owners, "{}", rules.variant());
+    }
+}
+
+fn run_vec(rules: &Rules, n: usize, seed: u64, steps: usize) -> (Vec<f32>, usize, Vec<f32>) {
+    let mut env = VecEnv::new(rules, n, seed, Encoding::Step, Some(400)).unwrap();
+    let (d, a, p) = (
+        env.observation_size(),
+        env.num_actions(),
+        env.seats() as usize,
+    );
+    let (mut obs, mut rew, mut fin) = (vec![0.0; n * d], vec![0.0; n * p], vec![0.0; n * d]);
+    let (mut term, mut trunc, mut cur, mut mask) = (
+        vec![false; n],
+        vec![false; n],
+        vec![0; n],
+        vec![false; n * a],
+    );
+    let mut out = Outputs {
+        obs: &mut obs,
+        rewards: &mut rew,
+        terminated: &mut term,
+        truncated: &mut trunc,
+        current_player: &mut cur,
+        mask: &mut mask,
+        final_obs: &mut fin,
+    };
+    env.reset(None, &mut out);
+    let mut rng = rng_from_seed(seed);
+    let mut ends = 0;
+    let mut total = vec![0.0f32; p];
+    for _ in 0..steps {
+        let actions: Vec<i64> = (0..n)
+            .map(|i| {
+                let legal: Vec<usize> = (0..a).filter(|&j| out.mask[i * a + j]).collect();
+                assert!(!legal.is_empty());
+                legal[uniform_index(&mut rng, legal.len())] as i64
+            })
+            .collect();
+        env.step(&actions, &mut out).unwrap();
+        for i in 0..n {
+            let row = &out.rewards[i * p..(i + 1) * p];
+            let s: f32 = row.iter().sum();
+            assert!(s.abs() < 1e-5);
+            if out.terminated[i] {
+                assert!(row.iter().any(|&r| r != 0.0));
+            }
+            if out.terminated[i] || out.truncated[i] {
+                ends += 1;
+            }
+            for (t, r) in total.iter_mut().zip(row) {
+                *t += r;
+            }
+        }
+    }
+    // An illegal action is refused and nothing moves.
+    let before = out.obs.to_vec();
+    let bad: Vec<i64> = (0..n).map(|_| -1).collect();
+    assert!(env.step(&bad, &mut out).is_err());
+    assert_eq!(out.obs.to_vec(), before);
+    (out.obs.to_vec(), ends, total)
+}
+
+#[test]
+fn vec_env_is_reproducible_and_resets_games_that_end() {
+    let rules = Rules::with_options("backgammon", &serde_json::json!({"cube": false})).unwrap();
+    let (a, ends, _) = run_vec(&rules, 8, 1, 600);
+    let (b, _, _) = run_vec(&rules, 8, 1, 600);
+    assert_eq!(a, b);
+    assert!(ends > 0, "no game ended in 600 steps");
+    let (c, _, _) = run_vec(&rules, 8, 2, 600);
+    assert_ne!(a, c);
+    // Game i of a batch is the game seeded seed + i alone.
+    let mut one = VecEnv::new(&rules, 1, 4, Encoding::Step, None).unwrap();
+    let four = VecEnv::new(&rules, 5, 0, Encoding::Step, None).unwrap();
+    let (g1, g4) = (
+        one.game(0).unwrap().to_json(),
+        four.game(4).unwrap().to_json(),
+    );
+    assert_eq!(g1, g4);
+    let _ = &mut one;
+    let parcheesi = Rules::preset("pachisi-online").unwrap();
+    run_vec(&parcheesi, 4, 0, 300);
+}
+
+#[test]
+fn openspiel_encoding_plays_exactly_the_legal_plays() {
+    let rules = Rules::with_options("backgammon", &serde_json::json!({"cube": false})).unwrap();
+    for seed in 0..4 {
+        let mut env = new_game(&rules, Encoding::OpenSpiel, seed, false).unwrap();
+        let mut g = Game::new(&rules, seed);
+        let mut rng = rng_from_seed(seed);
+        while !g.is_over() {
+            if env.node() == Node::Decision && env.legal_actions() == [1351] {
+                // A roll with no move: OpenSpiel passes where pachisi forfeits.
+                env.apply_action(1351).unwrap();
+                continue;
+            }
+            assert_eq!(env.node(), g.node());
+            if g.is_chance_node() {
+                let r = g.roll().unwrap();
+                env.apply_roll(r).unwrap();
+                continue;
+            }
+            let results: Vec<(String, pachisi::Play)> = g
+                .legal_plays()
+                .into_iter()
+                .map(|p| {
+                    let mut c = g.clone();
+                    c.play(&p).unwrap();
+                    (c.position(), p)
+                })
+                .collect();
+            let seat = env.current_player();
+            while env.node() == Node::Decision && env.current_player() == seat {
+                let legal = env.legal_actions();
+                assert!(legal.iter().all(|&a| a < 1352));
+                env.apply_action(legal[uniform_index(&mut rng, legal.len())])
+                    .unwrap();
+            }
+            let (_, play) = results
+                .iter()
+                .find(|(pos, _)| *pos == env.position())
+                .expect("the OpenSpiel actions made a play that is not legal");
+            g.play(play).unwrap();
+        }
+        assert!(env.node() == Node::Over);
+        assert_eq!(env.returns(), g.returns());
+    }
+}

@@ -1,0 +1,164 @@
+"""Gymnasium environments of every pachisi preset (``pip install "pachisi[rl]"``).
+
+* :class:`PachisiEnv`: one seat of a game against fixed opponents (any pachisi player spec:
+  ``"random"``, ``"greedy"``, ``"mcts:iterations=200"``); observation ``float32[D]`` from the
+  agent's seat, action ``Discrete(A)`` of the chosen encoding, ``info["action_mask"]`` and
+  ``action_masks()`` for maskable algorithms; reward the agent's return at the end. An illegal
+  action ends the episode with reward ``illegal_reward`` (so ``action_space.sample()`` is safe).
+* :class:`PachisiVectorEnv`: :class:`pachisi.VecEnv` as a ``gymnasium.vector.VectorEnv``
+  (every seat played by the caller, self-play); the reward is that of the seat that acted,
+  all seats' rewards in ``info["rewards"]``; same-step autoreset.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+try:
+    import gymnasium as gym
+    from gymnasium import spaces
+    from gymnasium.vector import AutoresetMode
+    from gymnasium.vector.utils import batch_space
+except ImportError as e:  # pragma: no cover - exercised without the extra
+    raise ImportError("pachisi.gymnasium needs Gymnasium: pip install 'pachisi[rl]'") from e
+
+from ._native import RlGame, VecEnv
+
+__all__ = ["PachisiEnv", "PachisiVectorEnv"]
+
+
+class PachisiEnv(gym.Env):  # type: ignore[misc]
+    """One seat of ``preset`` against fixed opponents."""
+
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        preset: str = "parcheesi",
+        opponents: Union[str, Sequence[str]] = "random",
+        seat: int = 0,
+        encoding: str = "step",
+        max_decisions: int = 20000,
+        illegal_reward: float = -1.0,
+        render_mode: Optional[str] = None,
+        **options: Any,
+    ) -> None:
+        self._args = (preset, encoding, options)
+        self._game = RlGame(preset, encoding, 0, True, **options)
+        n = self._game.num_players
+        if not 0 <= seat < n:
+            raise ValueError(f"seat must be in 0..{n - 1}")
+        specs: List[Optional[str]] = (
+            [opponents] * n if isinstance(opponents, str) else list(opponents)
+        )
+        if len(specs) == n - 1:
+            specs.insert(seat, None)
+        if len(specs) != n:
+            raise ValueError(f"give one opponent spec, or one per other seat ({n - 1})")
+        specs[seat] = None
+        self._specs = specs
+        self.seat = seat
+        self._max_decisions = max_decisions
+        self._illegal_reward = illegal_reward
+        self.render_mode = render_mode
+        self.observation_space = spaces.Box(
+            -np.inf, np.inf, (self._game.observation_size,), np.float32
+        )
+        self.action_space = spaces.Discrete(self._game.num_actions)
+
+    def _opponents_play(self) -> None:
+        g = self._game
+        while not g.is_over() and g.current_player() != self.seat:
+            if g.decisions >= self._max_decisions:
+                return
+            g.play_opponent()
+
+    def _obs_info(self) -> Tuple[np.ndarray, Dict[str, Any]]:
+        return self._game.observation(self.seat), {"action_mask": self.action_masks()}
+
+    def reset(
+        self, *, seed: Optional[int] = None, options: Optional[dict] = None
+    ) -> Tuple[np.ndarray, Dict[str, Any]]:
+        super().reset(seed=seed)
+        game_seed = int(self.np_random.integers(0, 2**63 - 1))
+        preset, encoding, opts = self._args
+        self._game = RlGame(preset, encoding, game_seed, True, **opts)
+        self._game.set_opponents(self._specs, game_seed)
+        self._opponents_play()
+        return self._obs_info()
+
+    def step(self, action: Any) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
+        g = self._game
+        a = int(action)
+        if not (0 <= a < g.num_actions and bool(self.action_masks()[a])):
+            obs, info = self._obs_info()
+            info["illegal_action"] = True
+            return obs, float(self._illegal_reward), True, False, info
+        g.apply_action(a)
+        self._opponents_play()
+        terminated = g.is_over()
+        reward = float(g.returns()[self.seat]) if terminated else 0.0
+        truncated = not terminated and g.decisions >= self._max_decisions
+        obs, info = self._obs_info()
+        return obs, reward, terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of the agent now (all false once the game is over)."""
+        g = self._game
+        if g.is_over() or g.current_player() != self.seat:
+            return np.zeros(g.num_actions, dtype=bool)
+        return np.asarray(g.action_mask(), dtype=bool)
+
+    def render(self) -> Optional[str]:
+        return self._game.position()
+
+
+class PachisiVectorEnv(gym.vector.VectorEnv):  # type: ignore[misc]
+    """:class:`pachisi.VecEnv` behind Gymnasium's vector API (self-play, same-step autoreset)."""
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
+
+    def __init__(
+        self,
+        preset: str = "parcheesi",
+        num_envs: int = 8,
+        seed: int = 0,
+        encoding: str = "step",
+        max_decisions: Optional[int] = 20000,
+        **options: Any,
+    ) -> None:
+        self._env = VecEnv(preset, num_envs, seed, encoding, max_decisions, **options)
+        self.num_envs = num_envs
+        self.single_observation_space = spaces.Box(
+            -np.inf, np.inf, (self._env.observation_size,), np.float32
+        )
+        self.single_action_space = spaces.Discrete(self._env.num_actions)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+
+    def reset(
+        self, *, seed: Optional[int] = None, options: Optional[dict] = None
+    ) -> Tuple[np.ndarray, Dict[str, Any]]:
+        obs, info = self._env.reset(seed)
+        return obs.copy(), _copy_info(info)
+
+    def step(
+        self, actions: Any
+    ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
+        # The seat each game's action is for: its reward is this step's reward.
+        before = np.array(self._env.current_players(), dtype=np.int64)
+        obs, rewards, term, trunc, info = self._env.step(np.asarray(actions, dtype=np.int64))
+        info = _copy_info(info)
+        info["rewards"] = rewards.copy()
+        mine = rewards[np.arange(self.num_envs), before].copy()
+        return obs.copy(), mine, term.copy(), trunc.copy(), info
+
+    def action_masks(self) -> np.ndarray:
+        """``bool[num_envs, A]``: the legal actions of each game's seat to act."""
+        return np.array(self._env.action_masks(), dtype=bool)
+
+
+def _copy_info(info: Dict[str, Any]) -> Dict[str, Any]:
+    return {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in info.items()}

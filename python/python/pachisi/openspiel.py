@@ -1,0 +1,184 @@
+"""Every pachisi preset as an OpenSpiel game (``pip install "pachisi[openspiel]"``).
+
+Importing this module registers ``pachisi_<preset>`` for each preset (dashes as underscores:
+``pachisi_parcheesi``, ``pachisi_pachisi_family``, ``pachisi_backgammon``, ...), so
+``pyspiel.load_game("pachisi_parcheesi")`` works and OpenSpiel's algorithms (MCTS, CFR-free
+search, evaluation tools) run on it. Chance is explicit: chance action ``i`` is the ``i``-th roll
+of the position's exact distribution (two dice: 21 rolls at 1/36 or 2/36; the backgammon
+opening: 30 ordered rolls; cowries: 7 throws). Player actions use the ``step`` encoding by
+default (parameter ``encoding``: ``step``, ``play``; backgammon also ``openspiel``). A game
+longer than ``max_game_length`` decisions ends as a draw (all returns 0). Parameter ``options``
+is a JSON object of rules options, e.g. ``pyspiel.load_game("pachisi_parcheesi",
+{"options": '{"seats": 2}'})``. States copy and serialise (pickle) exactly.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, List, Optional, Tuple
+
+import numpy as np
+
+try:
+    import pyspiel  # type: ignore[import-not-found]
+except ImportError as e:  # pragma: no cover - exercised without the extra
+    raise ImportError("pachisi.openspiel needs OpenSpiel: pip install 'pachisi[openspiel]'") from e
+
+from ._native import RlGame, variants
+
+__all__ = ["game_name", "registered_games"]
+
+_MAX_GAME_LENGTH = 20000
+
+
+def game_name(preset: str) -> str:
+    """The registered OpenSpiel name of a preset."""
+    return "pachisi_" + preset.replace("-", "_")
+
+
+def _max_chance(preset: str) -> int:
+    return {"backgammon": 30, "pachisi": 7}.get(preset, 21)
+
+
+def _utility(rl: RlGame, options: Dict[str, Any]) -> float:
+    """The most points a seat can win (backgammon: triple the largest cube)."""
+    if rl.variant != "backgammon":
+        return 1.0
+    rules = json.loads(rl.rules_json)
+    cube = rules.get("max_cube", 64) if rules.get("cube", False) else 1
+    return 3.0 * cube
+
+
+class _Observer:
+    """OpenSpiel's observer protocol: ``tensor`` (flat float32), ``dict`` (named views)."""
+
+    def __init__(self, probe: RlGame) -> None:
+        self.tensor = np.zeros(probe.observation_size, np.float32)
+        self.dict = {
+            name: self.tensor[off : off + int(np.prod(shape))].reshape(shape)
+            for name, off, shape in probe.views()
+        }
+
+    def set_from(self, state: "_State", player: int) -> None:
+        self.tensor[:] = state._rl.observation(player)
+
+    def string_from(self, state: "_State", player: int) -> str:
+        return f"seat {player}: {state._rl.position()}"
+
+
+class _State(pyspiel.State):  # type: ignore[misc]
+    def __init__(self, game: Any, rl: RlGame) -> None:
+        super().__init__(game)
+        self._rl = rl
+        self._max_len = game._max_len
+
+    def _over(self) -> bool:
+        return bool(self._rl.is_over() or self._rl.decisions >= self._max_len)
+
+    def current_player(self) -> int:
+        if self._over():
+            return int(pyspiel.PlayerId.TERMINAL)
+        if self._rl.node() == "chance":
+            return int(pyspiel.PlayerId.CHANCE)
+        return int(self._rl.current_player())
+
+    def _legal_actions(self, player: int) -> List[int]:
+        return list(self._rl.legal_actions())
+
+    def chance_outcomes(self) -> List[Tuple[int, float]]:
+        return [(i, p) for i, (_, p) in enumerate(self._rl.chance_outcomes())]
+
+    def _apply_action(self, action: int) -> None:
+        if self._rl.node() == "chance":
+            self._rl.apply_roll(self._rl.chance_outcomes()[action][0])
+        else:
+            self._rl.apply_action(action)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            roll = self._rl.chance_outcomes()[action][0]
+            return f"roll {roll}"
+        return str(self._rl.action_to_string(action))
+
+    def is_terminal(self) -> bool:
+        return self._over()
+
+    def returns(self) -> List[float]:
+        if self._rl.is_over():
+            return [float(r) for r in self._rl.returns()]
+        return [0.0] * self._rl.num_players
+
+    def __str__(self) -> str:
+        return str(self._rl.position())
+
+
+def _make(preset: str) -> Tuple[Any, type]:
+    probe = RlGame(preset, "step", 0, False)
+    seats = probe.num_players
+    game_type = pyspiel.GameType(
+        short_name=game_name(preset),
+        long_name=f"pachisi {preset}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=4,
+        min_num_players=2,
+        provides_information_state_string=False,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={
+            "options": "{}",
+            "encoding": "step",
+            "max_game_length": _MAX_GAME_LENGTH,
+        },
+    )
+
+    class _Game(pyspiel.Game):  # type: ignore[misc]
+        def __init__(self, params: Optional[Dict[str, Any]] = None) -> None:
+            params = dict(params or {})
+            options = json.loads(params.get("options", "{}"))
+            encoding = params.get("encoding", "step")
+            max_len = int(params.get("max_game_length", _MAX_GAME_LENGTH))
+            rl = RlGame(preset, encoding, 0, False, **options)
+            top = _utility(rl, options)
+            n = rl.num_players
+            info = pyspiel.GameInfo(
+                num_distinct_actions=rl.num_actions,
+                max_chance_outcomes=_max_chance(preset),
+                num_players=n,
+                min_utility=-top * (n - 1),
+                max_utility=top,
+                utility_sum=0.0,
+                max_game_length=max_len,
+            )
+            super().__init__(game_type, info, params)
+            self._max_len = max_len
+            self._ctor = (preset, encoding, options)
+
+        def new_initial_state(self) -> _State:
+            preset_, encoding, options = self._ctor
+            return _State(self, RlGame(preset_, encoding, 0, False, **options))
+
+        def make_py_observer(
+            self, iig_obs_type: Any = None, params: Optional[Dict[str, Any]] = None
+        ) -> _Observer:
+            preset_, encoding, options = self._ctor
+            return _Observer(RlGame(preset_, encoding, 0, False, **options))
+
+    _Game.__name__ = f"PachisiGame_{preset.replace('-', '_')}"
+    del seats
+    return game_type, _Game
+
+
+def registered_games() -> List[str]:
+    """The OpenSpiel names this module registered."""
+    return [game_name(p) for p in variants()]
+
+
+for _preset in variants():
+    if game_name(_preset) not in pyspiel.registered_names():
+        _type, _cls = _make(_preset)
+        pyspiel.register_game(_type, _cls)

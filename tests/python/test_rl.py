@@ -1,0 +1,170 @@
+"""The RL fronts: VecEnv and RlGame (no extras), then the Gymnasium, PettingZoo and OpenSpiel
+adapters under their ecosystems' own checkers (skipped when the extra is not installed)."""
+
+import copy
+import pickle
+
+import numpy as np
+import pytest
+
+import pachisi
+
+
+def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    return np.array([rng.choice(np.flatnonzero(row)) for row in mask], dtype=np.int64)
+
+
+@pytest.mark.parametrize("preset", pachisi.variants())
+def test_vec_env_shapes_and_autoreset(preset):
+    env = pachisi.VecEnv(preset, 4, seed=3, max_decisions=300)
+    obs, info = env.reset()
+    n, d, a, p = 4, env.observation_size, env.num_actions, env.num_players
+    assert obs.shape == (n, d) and obs.dtype == np.float32
+    assert info["action_mask"].shape == (n, a) and info["action_mask"].dtype == np.bool_
+    assert info["current_player"].dtype == np.int32
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(400):
+        obs, rew, term, trunc, info = env.step(random_actions(info["action_mask"], rng))
+        assert rew.shape == (n, p)
+        assert np.allclose(rew.sum(axis=1), 0, atol=1e-5)
+        ended += int(term.sum() + trunc.sum())
+        assert info["_final_obs"].tolist() == (term | trunc).tolist()
+    assert ended > 0
+
+
+def test_vec_env_is_seeded_and_refuses_illegal_actions():
+    def run(seed):
+        env = pachisi.VecEnv("parcheesi", 3, seed=seed, seats=2)
+        obs, info = env.reset()
+        rng = np.random.default_rng(1)
+        for _ in range(50):
+            obs, _, _, _, info = env.step(random_actions(info["action_mask"], rng))
+        return obs.copy()
+
+    assert np.array_equal(run(5), run(5))
+    assert not np.array_equal(run(5), run(6))
+    env = pachisi.VecEnv("backgammon", 2, cube=False)
+    obs, info = env.reset()
+    before = obs.copy()
+    bad = np.array([np.flatnonzero(~m)[0] for m in info["action_mask"]])
+    with pytest.raises(pachisi.IllegalMoveError, match="environment 0"):
+        env.step(bad)
+    assert np.array_equal(env.reset(seed=0)[0], before)
+    with pytest.raises(pachisi.InvalidRulesError):
+        pachisi.VecEnv("parcheesi", 2, encoding="openspiel")
+
+
+def test_rl_game_copies_and_pickles_mid_play():
+    g = pachisi.RlGame("backgammon", "step", 4, cube=False)
+    rng = np.random.default_rng(2)
+    for _ in range(7):
+        g.apply_action(int(rng.choice(g.legal_actions())))
+    for c in (copy.deepcopy(g), pickle.loads(pickle.dumps(g)), g.clone()):
+        assert c.state_json() == g.state_json()
+        assert c.legal_actions() == g.legal_actions()
+        assert np.array_equal(c.observation(0), g.observation(0))
+    names = [v[0] for v in g.views()]
+    assert {"occupancy", "dice", "values_left", "cube_owner"} <= set(names)
+
+
+def test_rl_game_explicit_chance_has_exact_probabilities():
+    for preset in pachisi.variants():
+        g = pachisi.RlGame(preset, "step", 0, auto_chance=False)
+        assert g.node() == "chance"
+        outcomes = g.chance_outcomes()
+        assert abs(sum(p for _, p in outcomes) - 1) < 1e-12
+        g.apply_roll(outcomes[0][0])
+        assert g.node() in ("decision", "chance")
+
+
+def test_gymnasium_env_passes_check_env():
+    gym = pytest.importorskip("gymnasium")
+    from gymnasium.utils.env_checker import check_env
+
+    from pachisi.gymnasium import PachisiEnv, PachisiVectorEnv
+
+    for preset, opts in [("parcheesi", {"seats": 2}), ("backgammon", {"cube": False})]:
+        env = PachisiEnv(preset, opponents="random", **opts)
+        check_env(env, skip_render_check=True)
+        obs, info = env.reset(seed=1)
+        total, done = 0.0, False
+        rng = np.random.default_rng(0)
+        while not done:
+            a = int(rng.choice(np.flatnonzero(env.action_masks())))
+            obs, r, term, trunc, info = env.step(a)
+            total += r
+            done = term or trunc
+        assert total in (-1.0, 1.0) or preset == "backgammon"
+    venv = PachisiVectorEnv("pachisi-family", num_envs=3, seed=0)
+    obs, info = venv.reset()
+    assert obs.shape == (3,) + venv.single_observation_space.shape
+    obs, r, term, trunc, info = venv.step(random_actions(venv.action_masks(), np.random.default_rng(0)))
+    assert r.shape == (3,) and info["rewards"].shape == (3, 4)
+    assert isinstance(venv, gym.vector.VectorEnv)
+
+
+def test_pettingzoo_env_passes_api_and_seed_tests():
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.test import api_test, seed_test
+
+    import pachisi.pettingzoo as pz
+
+    for preset, opts in [("parcheesi", {"seats": 2}), ("pachisi", {}), ("backgammon", {"cube": False})]:
+        api_test(pz.env(preset, **opts), num_cycles=300)
+        seed_test(lambda: pz.env(preset, **opts), num_cycles=100)
+
+
+def test_openspiel_games_pass_random_sim_test():
+    pyspiel = pytest.importorskip("pyspiel")
+    import pachisi.openspiel as pos
+
+    assert "pachisi_pachisi_family" in pyspiel.registered_names()
+    for name in pos.registered_games():
+        game = pyspiel.load_game(name)
+        pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    game = pyspiel.load_game("pachisi_backgammon", {"options": '{"cube": false}', "encoding": "openspiel"})
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    state = game.new_initial_state()
+    state.apply_action(0)
+    obs = game.make_py_observer() if hasattr(game, "make_py_observer") else None
+    if obs is not None:
+        obs.set_from(state, 0)
+        assert obs.tensor.shape == (state._rl.observation_size,)
+        assert "occupancy" in obs.dict
+    clone = state.clone()
+    assert str(clone) == str(state)
+    back = game.deserialize_state(state.serialize())
+    assert str(back) == str(state)
+
+
+def test_openspiel_mcts_plays_parcheesi():
+    pyspiel = pytest.importorskip("pyspiel")
+    from open_spiel.python.algorithms import mcts
+
+    import pachisi.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("pachisi_parcheesi", {"options": '{"seats": 2}', "encoding": "play"})
+    rng = np.random.RandomState(0)
+    bot = mcts.MCTSBot(game, 2.0, 8, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+    state = game.new_initial_state()
+    moves = 0
+    while not state.is_terminal() and moves < 3:
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.choice(len(outcomes), p=[p for _, p in outcomes])][0])
+        else:
+            action = bot.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+            moves += 1
+    assert moves == 3
+
+
+def test_backgammon_openspiel_encoding_agrees_with_openspiel():
+    pytest.importorskip("pyspiel")
+    from openspiel_backgammon import compare_games
+
+    games, decisions, mismatches = compare_games(3, seed=0)
+    assert decisions > 50
+    assert mismatches == [], mismatches[:3]
