@@ -72,7 +72,11 @@ fn arbitrary_steps_are_an_error_that_changes_nothing() {
                     }
                     other => panic!("{variant}: {:?} gave {other:?}", play.steps()),
                 }
-                assert_eq!(g.to_json(), before, "{variant}: a rejected play changed the game");
+                assert_eq!(
+                    g.to_json(),
+                    before,
+                    "{variant}: a rejected play changed the game"
+                );
             }
         }
     }

@@ -66,7 +66,10 @@ fn main() {
             let seed = (i + actions) as u64;
             let mut g = Game::new(r, seed);
             advance(&mut g, &mut Choices::new(seed), actions);
-            games.add(&format!("{i}-{}-{actions}", r.variant()), g.to_json().as_bytes());
+            games.add(
+                &format!("{i}-{}-{actions}", r.variant()),
+                g.to_json().as_bytes(),
+            );
         }
         // A record with a step taken in the middle of a play.
         if let Some(n) = decision_after(i, 3, 4) {
@@ -114,7 +117,9 @@ fn main() {
             plays.add(&format!("{i}-{variant}-s{seed}"), &bytes);
             // Ops: two legal steps, undo, a legal play, a listed roll, a raw step, finish.
             let mut ops = header(i, seed, n);
-            ops.extend([0, seed, 0, 1, 4, 4, 6, seed, 9, 2, 1, 0, 1, 10, 15, 5, 1, 0, 3]);
+            ops.extend([
+                0, seed, 0, 1, 4, 4, 6, seed, 9, 2, 1, 0, 1, 10, 15, 5, 1, 0, 3,
+            ]);
             steps.add(&format!("{i}-{variant}-s{seed}"), &ops);
         }
     }

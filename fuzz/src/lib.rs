@@ -112,7 +112,11 @@ pub fn assert_round_trip(game: &Game) {
         again == json,
         "a record does not round-trip\nfirst:  {json}\nsecond: {again}"
     );
-    assert_eq!(back.position(), game.position(), "round trip moved the position");
+    assert_eq!(
+        back.position(),
+        game.position(),
+        "round trip moved the position"
+    );
 }
 
 /// The game's position must be accepted by its notation's parser and written back the same.
@@ -156,7 +160,10 @@ pub fn rules_json(data: &[u8]) {
             .unwrap()
             .overlay(&r.changed_options())
             .unwrap_or_else(|e| panic!("changed options of accepted rules rejected ({e}): {json}"));
-        assert!(rebuilt == r, "changed options do not rebuild the rules: {json}");
+        assert!(
+            rebuilt == r,
+            "changed options do not rebuild the rules: {json}"
+        );
         play_on(Game::new(&r, data.len() as u64), 1, 40);
     }
 }
@@ -179,7 +186,11 @@ pub fn check_record(text: &str) {
     while g.history_len() > 0 {
         let before = g.history_len();
         g.undo().expect("undo with history left");
-        assert_eq!(g.history_len(), before - 1, "undo took back more than one action");
+        assert_eq!(
+            g.history_len(),
+            before - 1,
+            "undo took back more than one action"
+        );
         if g.taken().is_empty() {
             assert_position_round_trip(&g);
         }
@@ -250,7 +261,11 @@ fn edit_node(node: &mut Value, edit: &[u8]) {
                 Value::Array(a)
             }
             Value::Object(mut m) if !m.is_empty() => {
-                let key = m.keys().nth(usize::from(edit[2]) % m.len()).unwrap().clone();
+                let key = m
+                    .keys()
+                    .nth(usize::from(edit[2]) % m.len())
+                    .unwrap()
+                    .clone();
                 m.remove(&key);
                 Value::Object(m)
             }
@@ -314,12 +329,20 @@ pub fn play_text(data: &[u8]) {
     let before = game.to_json();
     match game.parse_play(text) {
         Ok(play) => {
-            assert_eq!(game.node(), Node::Decision, "a play parsed outside a decision");
+            assert_eq!(
+                game.node(),
+                Node::Decision,
+                "a play parsed outside a decision"
+            );
             let written = game.format_play(&play);
             let again = game
                 .parse_play(&written)
                 .unwrap_or_else(|e| panic!("the notation `{written}` of a parsed play fails: {e}"));
-            assert_eq!(game.format_play(&again), written, "play notation does not round-trip");
+            assert_eq!(
+                game.format_play(&again),
+                written,
+                "play notation does not round-trip"
+            );
             let seat = game.to_move();
             game.play_notation(text)
                 .unwrap_or_else(|e| panic!("parsed `{text}` but cannot play it: {e}"));
@@ -423,7 +446,11 @@ pub fn steps(data: &[u8]) {
                 set_field(&mut step, arg[1], arg[2]);
                 let listed = legal.contains(&step);
                 let r = game.step(&step);
-                assert_eq!(r.is_ok(), listed, "step {step:?} accepted iff listed: {r:?}");
+                assert_eq!(
+                    r.is_ok(),
+                    listed,
+                    "step {step:?} accepted iff listed: {r:?}"
+                );
                 ("changed step", r, next)
             }
             3 => ("finish_play", game.finish_play(), rest),
@@ -432,7 +459,10 @@ pub fn steps(data: &[u8]) {
                 if r.is_ok() {
                     if let Some(prev) = done.pop() {
                         let now = game.to_json();
-                        assert!(now == prev, "undo did not restore\nwant: {prev}\ngot:  {now}");
+                        assert!(
+                            now == prev,
+                            "undo did not restore\nwant: {prev}\ngot:  {now}"
+                        );
                     }
                     ops = rest;
                     continue;
@@ -442,7 +472,10 @@ pub fn steps(data: &[u8]) {
             5 => {
                 let (arg, next) = take(1);
                 let n = usize::from(arg.first().copied().unwrap_or(0)) % (MAX_STEPS + 1);
-                let (raw, next) = (&next[..(8 * n).min(next.len())], &next[(8 * n).min(next.len())..]);
+                let (raw, next) = (
+                    &next[..(8 * n).min(next.len())],
+                    &next[(8 * n).min(next.len())..],
+                );
                 let play = Play::from_steps(&raw.chunks(8).map(step_from).collect::<Vec<_>>());
                 ("raw play", game.play(&play), next)
             }
