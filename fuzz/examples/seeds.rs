@@ -103,8 +103,8 @@ fn main() {
 
     let plays = Corpus::new(&root, "play_text");
     let steps = Corpus::new(&root, "steps");
-    for i in 0..list.len() {
-        let variant = list[i].variant();
+    for (i, r) in list.iter().enumerate() {
+        let variant = r.variant();
         for seed in [1u8, 2, 5] {
             let Some(n) = decision_after(i, seed, seed * 3) else {
                 continue;

@@ -249,7 +249,7 @@ fn edit_node(node: &mut Value, edit: &[u8]) {
         3 => Value::from(u64::from(edit[2]) << (edit[3] % 64)),
         4 => Value::from(f64::from(edit[2]) / 3.0),
         5 => Value::Null,
-        6 => Value::Bool(edit[2] % 2 == 0),
+        6 => Value::Bool(edit[2].is_multiple_of(2)),
         7 => {
             let words = ["", "x", "5-3", "parcheesi", "backgammon", "move"];
             Value::String(words[usize::from(edit[2]) % words.len()].into())
