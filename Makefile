@@ -27,7 +27,7 @@ setup: venv python-dev
 run: setup analysis
 
 ## Every test: Rust (unit, integration, property, doc), C and C++ (valgrind), Python.
-test: lint test-self-contained test-rust test-c test-python test-cross test-crosscheck
+test: lint test-self-contained test-rust test-fuzz-seeds test-c test-python test-cross test-crosscheck
 	@echo "make test: all suites passed"
 
 lint:

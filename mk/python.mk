@@ -1,5 +1,5 @@
 # Python package targets; included by the top-level Makefile, which defines VENV, PY and `venv`.
-.PHONY: python-dev test-python analysis bench-python bench-peers python-wheel rl-deps \
+.PHONY: python-dev test-python analysis bench-python bench-peers python-wheel test-wheel rl-deps \
 	test-rl-openspiel-long bench-rl train-example
 
 MATURIN_TARGET := target/maturin
@@ -36,10 +36,6 @@ bench-python: python-dev
 bench-peers: python-dev
 	$(PY) benchmarks/peers.py
 
-## An abi3 wheel in target/wheels.
-python-wheel: venv
-	cd python && $(abspath $(VENV))/bin/maturin build --release --target-dir ../$(MATURIN_TARGET)
-
 ## The backgammon `openspiel` encoding against OpenSpiel's backgammon on RL_GAMES random games.
 RL_GAMES ?= 1000
 test-rl-openspiel-long: python-dev rl-deps
@@ -52,3 +48,25 @@ bench-rl: python-dev rl-deps
 ## The example: a masked policy-gradient agent on 2-seat Parcheesi against `random`.
 train-example: python-dev
 	$(PY) examples/python/train_parcheesi.py
+
+## The wheel's build tools (python/requirements-wheel.txt: maturin, zig, auditwheel).
+$(VENV)/.wheel-stamp: python/requirements-wheel.txt $(VENV)/.stamp
+	$(PY) -m pip install -q -r python/requirements-wheel.txt
+	touch $@
+
+## A portable abi3 wheel in target/wheels: zig links the extension against glibc 2.17 symbols, so
+## the wheel is tagged manylinux2014 (installs on any x86_64 Linux with glibc >= 2.17) without
+## Docker; auditwheel then reports the tag the wheel really qualifies for.
+WHEEL_TARGET := target/maturin-zig
+python-wheel: $(VENV)/.wheel-stamp
+	rm -f target/wheels/pachisi-*.whl
+	cd python && PATH=$(abspath $(VENV))/bin:$$PATH maturin build --release --zig \
+		--compatibility manylinux2014 --target-dir ../$(WHEEL_TARGET) --out ../target/wheels
+	$(VENV)/bin/auditwheel show target/wheels/pachisi-*.whl
+
+## The wheel in a fresh virtualenv (build/wheel-venv): installs, imports, plays every preset.
+test-wheel: python-wheel
+	rm -rf build/wheel-venv
+	$(PYTHON) -m venv build/wheel-venv
+	build/wheel-venv/bin/pip install -q target/wheels/pachisi-*.whl
+	build/wheel-venv/bin/python -I tests/wheel/smoke.py

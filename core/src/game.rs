@@ -686,9 +686,11 @@ impl<R: RuleSystem> GameOf<R> {
         if self.all_plays().contains(play) {
             return Ok(());
         }
+        // Not through the system's notation: writing a play applies its steps, and a system
+        // applies only steps its generator made (arbitrary ones may not even be on the board).
         Err(Error::IllegalMove(format!(
-            "`{}` is not a legal play here",
-            self.system().format_play(&self.start, play)
+            "`{}` (seat:from-to per step) is not a legal play here",
+            raw_steps(play)
         )))
     }
 
@@ -1224,6 +1226,20 @@ impl<R: RuleSystem> GameOf<R> {
     pub fn play_start(&self) -> &R::State {
         &self.start
     }
+}
+
+/// The steps of a play that may be illegal, without the system's notation: `seat:from-to` each
+/// (`pass` for none).
+fn raw_steps(play: &Play) -> String {
+    if play.is_pass() {
+        return "pass".into();
+    }
+    let steps: Vec<String> = play
+        .steps()
+        .iter()
+        .map(|s| format!("{}:{}-{}", s.seat, s.from, s.to))
+        .collect();
+    steps.join(" ")
 }
 
 /// A game of any variant: the run-time choice of rule system.

@@ -169,8 +169,9 @@ impl FamilySystem {
     }
 
     fn square(&self, colour: u8, pos: u8) -> u8 {
-        ((entry_square(self.side[colour as usize]) as u16 + pos as u16 - 1) % TRACK_LEN as u16)
-            as u8
+        // `+ TRACK_LEN - 1` rather than `- 1`: no underflow even for a position off the track.
+        let entry = entry_square(self.side[colour as usize]) as u16;
+        ((entry + pos as u16 + TRACK_LEN as u16 - 1) % TRACK_LEN as u16) as u8
     }
 
     fn finished(&self, s: &FamilyState) -> Option<u16> {

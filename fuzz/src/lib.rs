@@ -1,0 +1,525 @@
+//! The fuzz targets' bodies and the invariants they check, shared by the cargo-fuzz binaries in
+//! `fuzz_targets/` and by the seed generator (`examples/seeds.rs`).
+//!
+//! Every target checks the same three things of the engine's public API:
+//! - no input makes it panic (libFuzzer reports a panic as a crash);
+//! - an input the engine rejects leaves the game exactly as it was (its whole JSON record);
+//! - what it accepts round-trips: a game record through `to_json`/`from_json`, a position
+//!   through its notation, rules through their JSON.
+//!
+//! An invariant that does not hold is reported by panicking with a message naming it.
+
+use pachisi::{Game, MAX_STEPS, Node, Play, Roll, Rules, Step, StepKind};
+use serde_json::Value;
+use std::sync::OnceLock;
+
+/// The rules a byte selects: every preset with its default options, then with two seats.
+pub fn rules_list() -> &'static [Rules] {
+    static LIST: OnceLock<Vec<Rules>> = OnceLock::new();
+    LIST.get_or_init(|| {
+        let presets: Vec<Rules> = pachisi::variants()
+            .iter()
+            .map(|v| Rules::preset(v).expect("every listed preset exists"))
+            .collect();
+        let two_seats = presets
+            .iter()
+            .filter_map(|r| r.with("seats", 2.into()).ok())
+            .filter(|r| r.options() != Rules::preset(r.variant()).unwrap().options());
+        let mut all = presets.clone();
+        all.extend(two_seats);
+        all
+    })
+}
+
+/// The rules selected by `byte`.
+pub fn rules_for(byte: u8) -> &'static Rules {
+    let list = rules_list();
+    &list[byte as usize % list.len()]
+}
+
+/// A small deterministic generator (splitmix64) for the choices of a seeded game.
+pub struct Choices(u64);
+
+impl Choices {
+    /// Seeded.
+    pub fn new(seed: u64) -> Choices {
+        Choices(seed)
+    }
+    /// A number below `n` (`n` > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        (z % n as u64) as usize
+    }
+}
+
+/// Plays up to `actions` actions of `game`: rolls with its own generator, plays chosen by
+/// `choices`. Stops early when the game ends.
+pub fn advance(game: &mut Game, choices: &mut Choices, actions: usize) {
+    for _ in 0..actions {
+        match game.node() {
+            Node::Over => return,
+            Node::Chance => {
+                game.roll().expect("a roll at a chance node is legal");
+            }
+            Node::Decision => {
+                let plays = game.legal_plays();
+                assert!(
+                    !plays.is_empty(),
+                    "a decision node with no legal play: {}",
+                    game.position()
+                );
+                let play = plays[choices.below(plays.len())];
+                game.play(&play).expect("a listed legal play is legal");
+            }
+        }
+    }
+}
+
+/// The seeded game a three-byte header describes: `[rules, seed, actions]`, then the rest.
+pub fn seeded_game(data: &[u8]) -> Option<(Game, &[u8])> {
+    let [r, seed, actions, rest @ ..] = data else {
+        return None;
+    };
+    let mut game = Game::new(rules_for(*r), u64::from(*seed));
+    advance(
+        &mut game,
+        &mut Choices::new(u64::from(*seed)),
+        usize::from(*actions % 64),
+    );
+    Some((game, rest))
+}
+
+/// `game` must be exactly as `before` (its JSON record) after a rejected `what`.
+pub fn assert_unchanged(game: &Game, before: &str, what: &str, err: &pachisi::Error) {
+    let after = game.to_json();
+    assert!(
+        after == before,
+        "rejected {what} ({err}) changed the game\nbefore: {before}\nafter:  {after}"
+    );
+}
+
+/// The game's record must load back into an equal game (the same record).
+pub fn assert_round_trip(game: &Game) {
+    let json = game.to_json();
+    let back = Game::from_json(&json)
+        .unwrap_or_else(|e| panic!("a game's own record does not load ({e}): {json}"));
+    let again = back.to_json();
+    assert!(
+        again == json,
+        "a record does not round-trip\nfirst:  {json}\nsecond: {again}"
+    );
+    assert_eq!(
+        back.position(),
+        game.position(),
+        "round trip moved the position"
+    );
+}
+
+/// The game's position must be accepted by its notation's parser and written back the same.
+pub fn assert_position_round_trip(game: &Game) {
+    let text = game.position();
+    let back = Game::from_position(game.rules(), &text, 0)
+        .unwrap_or_else(|e| panic!("position `{text}` of a game is rejected: {e}"));
+    assert_eq!(back.position(), text, "a position does not round-trip");
+}
+
+/// A few actions on an accepted game, to reach the move generators from odd positions and rules.
+fn play_on(mut game: Game, seed: u64, actions: usize) {
+    advance(&mut game, &mut Choices::new(seed), actions);
+}
+
+/// Rules JSON: the input is JSON text given to `Rules::from_json` and, when it is an object,
+/// overlaid on every preset (`Rules::overlay`). Accepted rules must round-trip through their
+/// JSON, rebuild from their changed options, and play a short game without a panic.
+pub fn rules_json(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let mut accepted = Vec::new();
+    if let Ok(r) = Rules::from_json(text) {
+        accepted.push(r);
+    }
+    if let Ok(Value::Object(opts)) = serde_json::from_str::<Value>(text) {
+        for v in pachisi::variants() {
+            let preset = Rules::preset(v).unwrap();
+            if let Ok(r) = preset.overlay(&opts) {
+                accepted.push(r);
+            }
+        }
+    }
+    for r in accepted {
+        let json = r.to_json();
+        let back = Rules::from_json(&json)
+            .unwrap_or_else(|e| panic!("rules' own JSON is rejected ({e}): {json}"));
+        assert!(back == r, "rules do not round-trip: {json}");
+        let rebuilt = Rules::preset(r.variant())
+            .unwrap()
+            .overlay(&r.changed_options())
+            .unwrap_or_else(|e| panic!("changed options of accepted rules rejected ({e}): {json}"));
+        assert!(
+            rebuilt == r,
+            "changed options do not rebuild the rules: {json}"
+        );
+        play_on(Game::new(&r, data.len() as u64), 1, 40);
+    }
+}
+
+/// Game JSON: the input is JSON text given to `Game::from_json`; see [`check_record`].
+pub fn game_json(data: &[u8]) {
+    if let Ok(text) = std::str::from_utf8(data) {
+        check_record(text);
+    }
+}
+
+/// An accepted record must round-trip, undo back to its start through positions that its
+/// notation accepts, and play on without a panic.
+pub fn check_record(text: &str) {
+    let Ok(game) = Game::from_json(text) else {
+        return;
+    };
+    assert_round_trip(&game);
+    let mut g = game.clone();
+    while g.history_len() > 0 {
+        let before = g.history_len();
+        g.undo().expect("undo with history left");
+        assert_eq!(
+            g.history_len(),
+            before - 1,
+            "undo took back more than one action"
+        );
+        if g.taken().is_empty() {
+            assert_position_round_trip(&g);
+        }
+    }
+    play_on(game, 7, 20);
+}
+
+/// Tampered game records: `[rules, seed, actions]` make a seeded game whose record is then
+/// edited, each 4 bytes one edit `[node, how, value, value]` (a JSON node chosen by index,
+/// replaced by a number, string, null or boolean, removed, or an array entry repeated); the
+/// edited record goes to `Game::from_json` ([`check_record`]).
+pub fn game_tamper(data: &[u8]) {
+    let Some((game, edits)) = seeded_game(data) else {
+        return;
+    };
+    let mut record = game.to_value();
+    for edit in edits.chunks_exact(4).take(8) {
+        apply_edit(&mut record, edit);
+    }
+    check_record(&record.to_string());
+}
+
+fn count_nodes(v: &Value) -> usize {
+    1 + match v {
+        Value::Array(a) => a.iter().map(count_nodes).sum(),
+        Value::Object(m) => m.values().map(count_nodes).sum(),
+        _ => 0,
+    }
+}
+
+/// Applies `edit` to the `index`th node in pre-order; false when there are fewer nodes.
+fn edit_nth(v: &mut Value, index: &mut usize, edit: &[u8]) -> bool {
+    if *index == 0 {
+        edit_node(v, edit);
+        return true;
+    }
+    *index -= 1;
+    match v {
+        Value::Array(a) => a.iter_mut().any(|c| edit_nth(c, index, edit)),
+        Value::Object(m) => m.values_mut().any(|c| edit_nth(c, index, edit)),
+        _ => false,
+    }
+}
+
+fn apply_edit(record: &mut Value, edit: &[u8]) {
+    let total = count_nodes(record);
+    let mut index = (usize::from(edit[0]) * 7 + usize::from(edit[3])) % total;
+    edit_nth(record, &mut index, edit);
+}
+
+fn edit_node(node: &mut Value, edit: &[u8]) {
+    let small = i64::from(edit[2]);
+    *node = match edit[1] % 12 {
+        0 | 1 => Value::from(small),
+        2 => Value::from(small - 128),
+        3 => Value::from(u64::from(edit[2]) << (edit[3] % 64)),
+        4 => Value::from(f64::from(edit[2]) / 3.0),
+        5 => Value::Null,
+        6 => Value::Bool(edit[2].is_multiple_of(2)),
+        7 => {
+            let words = ["", "x", "5-3", "parcheesi", "backgammon", "move"];
+            Value::String(words[usize::from(edit[2]) % words.len()].into())
+        }
+        8 => match node.take() {
+            // An array loses an entry, an object a key.
+            Value::Array(mut a) if !a.is_empty() => {
+                a.remove(usize::from(edit[2]) % a.len());
+                Value::Array(a)
+            }
+            Value::Object(mut m) if !m.is_empty() => {
+                let key = m
+                    .keys()
+                    .nth(usize::from(edit[2]) % m.len())
+                    .unwrap()
+                    .clone();
+                m.remove(&key);
+                Value::Object(m)
+            }
+            other => other,
+        },
+        9 => match node.take() {
+            // An array entry repeated (a history or log entry played twice).
+            Value::Array(mut a) if !a.is_empty() => {
+                let i = usize::from(edit[2]) % a.len();
+                a.insert(i, a[i].clone());
+                Value::Array(a)
+            }
+            other => other,
+        },
+        10 => match node.take() {
+            // Two array entries swapped (events out of order).
+            Value::Array(mut a) if a.len() > 1 => {
+                let (i, n) = (usize::from(edit[2]) % a.len(), a.len());
+                a.swap(i, (i + 1) % n);
+                Value::Array(a)
+            }
+            other => other,
+        },
+        _ => match node {
+            // A number off by one either way.
+            Value::Number(n) => Value::from(n.as_i64().unwrap_or(0) + i64::from(edit[2] % 3) - 1),
+            _ => Value::Array(vec![Value::from(small), Value::from(small % 7)]),
+        },
+    };
+}
+
+/// Positions: `[rules]` then the text given to `Game::from_position`. An accepted position must
+/// be written back by the notation and read again unchanged, its game's record must round-trip,
+/// and the game must play on without a panic.
+pub fn position(data: &[u8]) {
+    let [r, rest @ ..] = data else {
+        return;
+    };
+    let Ok(text) = std::str::from_utf8(rest) else {
+        return;
+    };
+    let rules = rules_for(*r);
+    let Ok(game) = Game::from_position(rules, text, 0) else {
+        return;
+    };
+    assert_position_round_trip(&game);
+    assert_round_trip(&game);
+    play_on(game, u64::from(*r), 12);
+}
+
+/// Play text: a seeded game (`[rules, seed, actions]`, [`seeded_game`]) and the text given to
+/// `Game::parse_play` and `Game::play_notation`. A parsed play must be legal, written back the
+/// same way it parses, and made by `play_notation`; a rejected text changes nothing.
+pub fn play_text(data: &[u8]) {
+    let Some((mut game, rest)) = seeded_game(data) else {
+        return;
+    };
+    let Ok(text) = std::str::from_utf8(rest) else {
+        return;
+    };
+    let before = game.to_json();
+    match game.parse_play(text) {
+        Ok(play) => {
+            assert_eq!(
+                game.node(),
+                Node::Decision,
+                "a play parsed outside a decision"
+            );
+            let written = game.format_play(&play);
+            let again = game
+                .parse_play(&written)
+                .unwrap_or_else(|e| panic!("the notation `{written}` of a parsed play fails: {e}"));
+            assert_eq!(
+                game.format_play(&again),
+                written,
+                "play notation does not round-trip"
+            );
+            let seat = game.to_move();
+            game.play_notation(text)
+                .unwrap_or_else(|e| panic!("parsed `{text}` but cannot play it: {e}"));
+            let last = game.last_play();
+            assert_eq!(last, Some((seat, play)), "play_notation made another play");
+            assert_round_trip(&game);
+        }
+        Err(e) => {
+            assert_unchanged(&game, &before, "play text", &e);
+            let err = game
+                .play_notation(text)
+                .expect_err("play_notation accepts what parse_play rejects");
+            assert_unchanged(&game, &before, "play notation", &err);
+        }
+    }
+}
+
+fn step_from(bytes: &[u8]) -> Step {
+    const KINDS: [StepKind; 7] = [
+        StepKind::Move,
+        StepKind::Enter,
+        StepKind::Bonus,
+        StepKind::Double,
+        StepKind::NoDouble,
+        StepKind::Take,
+        StepKind::Drop,
+    ];
+    let b = |i: usize| bytes.get(i).copied().unwrap_or(0);
+    Step {
+        seat: b(0),
+        piece: b(1),
+        from: b(2),
+        to: b(3),
+        value: b(4),
+        count: b(5),
+        captured: b(6),
+        kind: KINDS[usize::from(b(7)) % KINDS.len()],
+    }
+}
+
+fn set_field(step: &mut Step, field: u8, value: u8) {
+    match field % 7 {
+        0 => step.seat = value,
+        1 => step.piece = value,
+        2 => step.from = value,
+        3 => step.to = value,
+        4 => step.value = value,
+        5 => step.count = value,
+        _ => step.captured = value,
+    }
+}
+
+/// Step sequences: a seeded game (`[rules, seed, actions]`, [`seeded_game`]), then operations,
+/// each an opcode and its operands: a legal step by index, a raw step (8 bytes), a legal step
+/// with one field changed, `finish_play`, `undo`, a play of raw steps, a legal play by index,
+/// `set_roll` of raw dice or cowries, `roll`. A rejected operation must leave the game's record
+/// unchanged; an accepted one is undone exactly by `undo`; the final record round-trips.
+pub fn steps(data: &[u8]) {
+    let Some((mut game, mut ops)) = seeded_game(data) else {
+        return;
+    };
+    // The record before each accepted operation, for `undo`.
+    let mut done: Vec<String> = Vec::new();
+    let mut count = 0;
+    while let [op, rest @ ..] = ops {
+        count += 1;
+        if count > 64 {
+            break;
+        }
+        let before = game.to_json();
+        let take = |n: usize| (&rest[..n.min(rest.len())], &rest[n.min(rest.len())..]);
+        let (what, result, next): (&str, pachisi::Result<()>, &[u8]) = match op % 10 {
+            0 => {
+                let (arg, next) = take(1);
+                let legal = game.legal_steps();
+                if legal.is_empty() {
+                    ops = next;
+                    continue;
+                }
+                let step = legal[usize::from(arg.first().copied().unwrap_or(0)) % legal.len()];
+                let r = game.step(&step);
+                assert!(r.is_ok(), "a listed legal step {step:?} is refused: {r:?}");
+                ("legal step", r, next)
+            }
+            1 => {
+                let (arg, next) = take(8);
+                let step = step_from(arg);
+                let legal = game.legal_steps().contains(&step);
+                let r = game.step(&step);
+                assert_eq!(r.is_ok(), legal, "step {step:?} accepted iff listed: {r:?}");
+                ("raw step", r, next)
+            }
+            2 => {
+                let (arg, next) = take(3);
+                let legal = game.legal_steps();
+                if legal.is_empty() || arg.len() < 3 {
+                    ops = next;
+                    continue;
+                }
+                let mut step = legal[usize::from(arg[0]) % legal.len()];
+                set_field(&mut step, arg[1], arg[2]);
+                let listed = legal.contains(&step);
+                let r = game.step(&step);
+                assert_eq!(
+                    r.is_ok(),
+                    listed,
+                    "step {step:?} accepted iff listed: {r:?}"
+                );
+                ("changed step", r, next)
+            }
+            3 => ("finish_play", game.finish_play(), rest),
+            4 => {
+                let r = game.undo();
+                if r.is_ok() {
+                    if let Some(prev) = done.pop() {
+                        let now = game.to_json();
+                        assert!(
+                            now == prev,
+                            "undo did not restore\nwant: {prev}\ngot:  {now}"
+                        );
+                    }
+                    ops = rest;
+                    continue;
+                }
+                ("undo", r, rest)
+            }
+            5 => {
+                let (arg, next) = take(1);
+                let n = usize::from(arg.first().copied().unwrap_or(0)) % (MAX_STEPS + 1);
+                let (raw, next) = (
+                    &next[..(8 * n).min(next.len())],
+                    &next[(8 * n).min(next.len())..],
+                );
+                let play = Play::from_steps(&raw.chunks(8).map(step_from).collect::<Vec<_>>());
+                ("raw play", game.play(&play), next)
+            }
+            6 => {
+                let (arg, next) = take(1);
+                let plays = game.legal_plays();
+                if plays.is_empty() {
+                    ops = next;
+                    continue;
+                }
+                let play = plays[usize::from(arg.first().copied().unwrap_or(0)) % plays.len()];
+                let r = game.play(&play);
+                assert!(r.is_ok(), "a listed legal play is refused: {r:?}");
+                ("legal play", r, next)
+            }
+            7 => {
+                let (arg, next) = take(2);
+                let roll = match arg {
+                    [a, b] if a % 4 != 0 => Roll::Dice([a % 8, *b % 8]),
+                    [_, b] => Roll::Cowries(*b % 8),
+                    _ => Roll::Dice([0, 0]),
+                };
+                ("set_roll", game.set_roll(roll), next)
+            }
+            8 => ("roll", game.roll().map(|_| ()), rest),
+            _ => {
+                // A chance outcome the game lists must be accepted by `set_roll`.
+                let (arg, next) = take(1);
+                let outcomes = game.chance_outcomes();
+                if outcomes.is_empty() {
+                    ops = next;
+                    continue;
+                }
+                let o = outcomes[usize::from(arg.first().copied().unwrap_or(0)) % outcomes.len()];
+                let r = game.set_roll(o.roll);
+                assert!(r.is_ok(), "a listed roll {:?} is refused: {r:?}", o.roll);
+                ("listed roll", r, next)
+            }
+        };
+        match result {
+            Ok(()) => done.push(before),
+            Err(e) => assert_unchanged(&game, &before, what, &e),
+        }
+        ops = next;
+    }
+    assert_round_trip(&game);
+}

@@ -1,0 +1,53 @@
+//! Every committed seed (and every regression input, `fuzz/regressions/<target>/`) through its
+//! target's checks once, on stable: `cargo test --manifest-path fuzz/Cargo.toml`.
+
+use std::fs;
+use std::path::Path;
+
+fn run_dir(target: &str, check: fn(&[u8])) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut count = 0;
+    for dir in ["seeds", "regressions"] {
+        let Ok(entries) = fs::read_dir(root.join(dir).join(target)) else {
+            continue;
+        };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            let data = fs::read(&path).unwrap();
+            eprintln!("{}", path.display());
+            check(&data);
+            count += 1;
+        }
+    }
+    assert!(count > 0, "no seeds for {target}: run `make fuzz-seeds`");
+}
+
+#[test]
+fn rules_json() {
+    run_dir("rules_json", pachisi_fuzz::rules_json);
+}
+
+#[test]
+fn game_json() {
+    run_dir("game_json", pachisi_fuzz::game_json);
+}
+
+#[test]
+fn game_tamper() {
+    run_dir("game_tamper", pachisi_fuzz::game_tamper);
+}
+
+#[test]
+fn position() {
+    run_dir("position", pachisi_fuzz::position);
+}
+
+#[test]
+fn play_text() {
+    run_dir("play_text", pachisi_fuzz::play_text);
+}
+
+#[test]
+fn steps() {
+    run_dir("steps", pachisi_fuzz::steps);
+}
