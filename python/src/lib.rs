@@ -13,6 +13,7 @@ mod moves;
 mod players;
 mod rules;
 mod simulate;
+mod study;
 
 use pyo3::prelude::*;
 
@@ -47,5 +48,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(wilson_interval, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::simulate_raw, m)?)?;
     m.add_function(wrap_pyfunction!(players::tournament_raw, m)?)?;
+    m.add_function(wrap_pyfunction!(study::study_unit_raw, m)?)?;
+    m.add_function(wrap_pyfunction!(study::team_masks_raw, m)?)?;
     Ok(())
 }
