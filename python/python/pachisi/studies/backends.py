@@ -72,7 +72,7 @@ class Progress:
         self.label = label
         if enabled and use_tqdm:
             try:
-                from tqdm import tqdm
+                from tqdm import tqdm  # type: ignore[import-untyped, import-not-found, unused-ignore]
             except ImportError:
                 pass
             else:

@@ -10,13 +10,14 @@
 
 from __future__ import annotations
 
-import itertools
 import math
 import sys
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 SEAT_COLOURS = ["#d4a000", "#1f6fd1", "#d62828", "#2a9d3a"]
+#: Teams (partners drawn once): their own colours and a square marker.
+TEAM_COLOURS = ["#8e44ad", "#16a085", "#e67e22", "#34495e"]
 LINEUP_COLOURS = ["#777777", "#2a9d3a", "#8e44ad", "#e67e22", "#16a085", "#c0392b"]
 LINEUP_MARKERS = ["o", "D", "s", "^", "v", "P"]
 #: Cells per chart at most (a sweep's other cells are in the CSV and the heat map).
@@ -44,15 +45,20 @@ def _cells(rows: Sequence[Dict[str, Any]]) -> Dict[int, List[Dict[str, Any]]]:
     return out
 
 
-def _sides(cell: List[Dict[str, Any]]) -> List[Tuple[str, Dict[str, Any], int]]:
-    """(name, row, seat index for the colour) per side: a team's partners once."""
+def _sides(cell: List[Dict[str, Any]]) -> List[Tuple[str, Dict[str, Any], str, str]]:
+    """(name, row, colour, marker) per side: a team's partners once, as their team."""
     sides = []
+    teams = 0
     for r in cell:
         partners = r["partners"].split("+") if r["partners"] else []
         if partners and partners[0] != str(r["seat"]):
             continue
-        name = (f"seats {' + '.join(partners)} (partners)" if partners else f"seat {r['seat']}")
-        sides.append((name, r, r["seat"]))
+        if partners:
+            sides.append((f"seats {' + '.join(partners)} (partners)", r,
+                          TEAM_COLOURS[teams % len(TEAM_COLOURS)], "s"))
+            teams += 1
+        else:
+            sides.append((f"seat {r['seat']}", r, SEAT_COLOURS[r["seat"] % 4], "o"))
     return sides
 
 
@@ -66,12 +72,12 @@ def seat_chart(rows: Sequence[Dict[str, Any]], path: Path, title: str) -> Path:
             lineups.append(r["lineup"])
     # One row per rule set (label), one panel per line-up.
     labels: List[str] = []
-    for c in cells.values():
-        if c[0]["label"] not in labels:
-            labels.append(c[0]["label"])
+    for rows_of in cells.values():
+        if rows_of[0]["label"] not in labels:
+            labels.append(rows_of[0]["label"])
     truncated = len(labels) > MAX_CHART_CELLS
     labels = labels[:MAX_CHART_CELLS]
-    at = {(c[0]["label"], c[0]["lineup"]): c for c in cells.values()}
+    at = {(v[0]["label"], v[0]["lineup"]): v for v in cells.values()}
     n_panels = len(lineups) + 2
     ratios = [3.0] * len(lineups) + [1.6, 1.3]
     fig_h = 0.62 * len(labels) + 2.4
@@ -80,27 +86,26 @@ def seat_chart(rows: Sequence[Dict[str, Any]], path: Path, title: str) -> Path:
     axes = axes[0]
     y = list(range(len(labels)))
     handles: Dict[str, Any] = {}
-    max_sides = max((len(_sides(c)) for c in cells.values()), default=1)
+    max_sides = max((len(_sides(v)) for v in cells.values()), default=1)
     for k, lineup in enumerate(lineups):
         ax = axes[k]
         ax.axvline(0, color="black", linewidth=0.8)
         for i, label in enumerate(labels):
             if i % 2 == 0:
                 ax.axhspan(i - 0.5, i + 0.5, color="#f2f2f2", zorder=0)
-            c = at.get((label, lineup))
+            c: Optional[List[Dict[str, Any]]] = at.get((label, lineup))
             if c is None:
                 continue
             sides = _sides(c)
             step = 0.7 / max(max_sides, 1)
-            for j, (name, r, seat) in enumerate(sides):
+            for j, (name, r, colour, marker) in enumerate(sides):
                 yy = i - 0.35 + step * (j + 0.5)
                 x = 100 * r["edge"]
                 lo, hi = 100 * r["edge_low"], 100 * r["edge_high"]
-                h = ax.errorbar([x], [yy], xerr=[[x - lo], [hi - x]], fmt="o",
-                                color=SEAT_COLOURS[seat % 4], markersize=5, elinewidth=1.4,
+                h = ax.errorbar([x], [yy], xerr=[[x - lo], [hi - x]], fmt=marker,
+                                color=colour, markersize=5, elinewidth=1.4,
                                 capsize=2.5, markeredgecolor="black", markeredgewidth=0.4)
-                key = name if "partners" in name else f"seat {seat}"
-                handles.setdefault(key, h)
+                handles.setdefault(name, h)
         ax.set_title(f"{lineup}: win rate minus fair share", fontsize=11)
         ax.set_xlabel("percentage points (95% Wilson interval)")
         ax.grid(axis="x", color="#dddddd", linewidth=0.6)
@@ -129,13 +134,13 @@ def seat_chart(rows: Sequence[Dict[str, Any]], path: Path, title: str) -> Path:
             ys.append(i - 0.4 + bar_h * (k + 0.5))
             means.append(c[0]["mean_rolls"])
             medians.append(c[0]["median_rolls"])
-        ax.barh(ys, means, height=bar_h * 0.9, color=LINEUP_COLOURS[k % len(LINEUP_COLOURS)],
-                label=f"mean, {lineup}")
-        ax.scatter(medians, ys, color="black", marker="|", s=90, zorder=3,
-                   label="median" if k == 0 else None)
-    ax.set_title("Game length", fontsize=11)
+        bars = ax.barh(ys, means, height=bar_h * 0.9,
+                       color=LINEUP_COLOURS[k % len(LINEUP_COLOURS)])
+        handles.setdefault(f"{lineup} (length, captures)", bars)
+        dots = ax.scatter(medians, ys, color="black", marker="|", s=90, zorder=3)
+        handles.setdefault("median length", dots)
+    ax.set_title("Game length (bar: mean)", fontsize=11)
     ax.set_xlabel("rolls per game")
-    ax.legend(loc="lower right", fontsize=8)
     ax.grid(axis="x", color="#dddddd", linewidth=0.6)
     ax.set_axisbelow(True)
 
@@ -148,18 +153,19 @@ def seat_chart(rows: Sequence[Dict[str, Any]], path: Path, title: str) -> Path:
                 continue
             ys.append(i - 0.4 + bar_h * (k + 0.5))
             caps.append(c[0]["mean_captures"])
-        ax.barh(ys, caps, height=bar_h * 0.9, color=LINEUP_COLOURS[k % len(LINEUP_COLOURS)],
-                label=lineup)
+        ax.barh(ys, caps, height=bar_h * 0.9, color=LINEUP_COLOURS[k % len(LINEUP_COLOURS)])
     ax.set_title("Captures", fontsize=11)
     ax.set_xlabel("captures per game (mean)")
-    ax.legend(loc="lower right", fontsize=8)
     ax.grid(axis="x", color="#dddddd", linewidth=0.6)
     ax.set_axisbelow(True)
 
-    order = sorted(handles, key=lambda n: (n.startswith("seats"), n))
-    fig.legend([handles[n] for n in order], order, loc="upper center", ncol=min(len(order), 6),
+    seats_first = [n for n in handles if n.startswith("seat")]
+    order = sorted(seats_first, key=lambda n: (n.startswith("seats"), n)) + [
+        n for n in handles if not n.startswith("seat")]
+    ncol = len(order) if len(order) <= 10 else math.ceil(len(order) / 2)
+    fig.legend([handles[n] for n in order], order, loc="upper center", ncol=ncol,
                fontsize=10, frameon=False, bbox_to_anchor=(0.5, 1 - 0.55 / fig_h))
-    games = sum(c[0]["games"] for c in cells.values())
+    games = sum(v[0]["games"] for v in cells.values())
     fig.suptitle(f"{title}: {games:,} games" + (f" (first {MAX_CHART_CELLS} rule sets shown)"
                                                   if truncated else ""),
                  fontsize=13, y=1 - 0.12 / fig_h)
@@ -175,7 +181,6 @@ def heatmap(rows: Sequence[Dict[str, Any]], path: Path, x: str, y: str, value: s
     """``value`` (of ``seat`` for per-seat values) over grid axes ``x`` and ``y``: one panel per
     line-up and combination of the other grid axes and variants."""
     plt = _pyplot()
-    per_seat = value in ("edge", "win_rate")
     picked = [r for r in rows if r["seat"] == min(seat, r["seats"] - 1)
               and (lineup is None or r["lineup"] == lineup)]
     if not picked:
@@ -193,21 +198,33 @@ def heatmap(rows: Sequence[Dict[str, Any]], path: Path, x: str, y: str, value: s
     nrows = math.ceil(n / cols)
     xs = sorted({r[x] for rs in facets.values() for r in rs if r[x] != ""}, key=_sort_key)
     ys = sorted({r[y] for rs in facets.values() for r in rs if r[y] != ""}, key=_sort_key)
-    fig, axes = plt.subplots(nrows, cols, figsize=(1.1 * len(xs) * cols + 2.5 * cols,
-                                                   0.75 * len(ys) * nrows + 1.6 * nrows + 0.8),
-                             squeeze=False)
+    fig, axes = plt.subplots(nrows, cols, figsize=(1.1 * len(xs) * cols + 3.2 * cols,
+                                                   0.75 * len(ys) * nrows + 1.8 * nrows + 0.8),
+                             squeeze=False, layout="constrained")
     scale = 100.0 if value in ("edge", "win_rate") else 1.0
-    values = [scale * r[value] for rs in facets.values() for r in rs]
-    if value == "edge":
-        lim = max(abs(v) for v in values) or 1.0
-        vmin, vmax, cmap = -lim, lim, "RdBu_r"
-    else:
-        vmin, vmax, cmap = min(values), max(values), "viridis"
-    image = None
-    for ax, (key, rs) in itertools.zip_longest(axes.flat, facets.items(), fillvalue=(None, None)):
-        if key is None:
+    what = {
+        "edge": f"seat {seat}'s win rate minus a fair share (pp)",
+        "win_rate": f"seat {seat}'s win rate (%)",
+        "mean_rolls": "mean rolls per game",
+        "median_rolls": "median rolls per game",
+        "mean_captures": "captures per game",
+        "unfinished": "unfinished games",
+    }[value]
+    panels = list(facets.items())
+    for k, ax in enumerate(axes.flat):
+        if k >= len(panels):
             ax.axis("off")
             continue
+        key, rs = panels[k]
+        # Each panel its own colour scale: line-ups differ by far more than rules do.
+        values = [scale * r[value] for r in rs if r[x] != "" and r[y] != ""]
+        if value == "edge":
+            lim = max(abs(v) for v in values) or 1.0
+            vmin, vmax, cmap = -lim, lim, "RdBu_r"
+        else:
+            vmin, vmax, cmap = min(values), max(values), "viridis"
+            if vmin == vmax:
+                vmax = vmin + 1.0
         grid = [[math.nan] * len(xs) for _ in ys]
         for r in rs:
             if r[x] == "" or r[y] == "":
@@ -230,23 +247,13 @@ def heatmap(rows: Sequence[Dict[str, Any]], path: Path, x: str, y: str, value: s
         ax.set_yticklabels([str(v) for v in ys])
         ax.set_xlabel(x)
         ax.set_ylabel(y)
-        ax.set_title(", ".join(f"{k} {v}" for k, v in zip(facet_keys, key) if v != ""),
-                     fontsize=9)
-    what = {
-        "edge": f"seat {seat}'s win rate minus a fair share (pp)",
-        "win_rate": f"seat {seat}'s win rate (%)",
-        "mean_rolls": "mean rolls per game",
-        "median_rolls": "median rolls per game",
-        "mean_captures": "captures per game",
-        "unfinished": "unfinished games",
-    }[value]
-    if image is not None:
-        fig.colorbar(image, ax=list(axes.flat), shrink=0.8, label=what)
+        ax.set_title(", ".join(f"{k} {v}" for k, v in zip(facet_keys, key) if v != "")
+                     + f"\n{rs[0]['games']:,} games per cell", fontsize=9)
+        fig.colorbar(image, ax=ax, shrink=0.9)
     fig.suptitle(f"{title}: {what}" if title else what, fontsize=12)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=110, bbox_inches="tight")
+    fig.savefig(path, dpi=110)
     plt.close(fig)
-    del per_seat
     return path
 
 

@@ -193,7 +193,7 @@ class Table:
     def to_pandas(self) -> Any:
         """The table as a pandas DataFrame (the ``study`` extra)."""
         try:
-            import pandas as pd
+            import pandas as pd  # type: ignore[import-untyped, import-not-found, unused-ignore]
         except ImportError:
             raise ImportError(
                 'Table.to_pandas() needs pandas: pip install "pachisi[study]" (or pandas)'
@@ -228,7 +228,7 @@ def format_table(rows: Sequence[Dict[str, Any]], max_rows: int = 200) -> str:
         max_seats = max((r["seats"] for c in cells for r in c), default=0)
         out.append(f"Line-up {lineup!r} (players: {', '.join(players)})")
         head1 = (f"{'':{width}} {'':>8} {'win % by seat, ± 95% interval':^{seat_w * max_seats}}"
-                 f" {'seat 0':>7} {'rolls per game':^13} {'capt.':>6}")
+                 f" {'seat 0':^7} {'rolls per game':^13} {'capt.':>6}")
         head2 = (f"{'configuration':{width}} {'games':>8} "
                  + "".join(f"{'seat ' + str(s):^{seat_w}}" for s in range(max_seats))
                  + f" {'edge pp':>7} {'mean':>6} {'median':>6} {'/game':>6}")
@@ -256,10 +256,6 @@ def format_table(rows: Sequence[Dict[str, Any]], max_rows: int = 200) -> str:
             for extra in label_lines[1:]:
                 out.append(f"  {extra}")
             notes = []
-            teams = sorted({r["partners"] for r in c if r["partners"]})
-            if teams:
-                notes.append("partners (one team, the same wins): " + ", ".join(
-                    "seats " + t.replace("+", " and ") for t in teams))
             if first["unfinished"]:
                 notes.append(f"{first['unfinished']} games unfinished (roll limit): no winner")
             for n in notes:
@@ -269,8 +265,9 @@ def format_table(rows: Sequence[Dict[str, Any]], max_rows: int = 200) -> str:
     if shown < total_cells:
         out.append(f"... {total_cells - shown} more cells in the CSV")
     out.append(
-        "win %: games won by each seat (a team's seats win together); ± half the 95% Wilson "
-        "interval;\nedge pp: seat 0's win rate minus a fair share, percentage points"
+        "win %: games won by each seat, ± half its 95% Wilson interval; =seat 0: the partner of "
+        "seat 0\n(partners are one team and win together); edge pp: seat 0's win rate minus a fair "
+        "share, in percentage points"
     )
     return "\n".join(out)
 
