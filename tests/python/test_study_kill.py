@@ -93,3 +93,27 @@ def test_sigkill_at_a_random_moment_then_resume(tmp_path: Path) -> None:
     whole = pachisi.study(spec_path, out=whole_dir)
     assert resumed.table.to_dicts() == whole.table.to_dicts(), f"seed {seed}"
     assert resumed.paths["csv"].read_text() == whole.paths["csv"].read_text()
+
+
+def test_ctrl_c_stops_cleanly_and_resumes(tmp_path: Path) -> None:
+    """SIGINT (Ctrl-C): the command says how to resume and exits with 130; the rerun resumes."""
+    out = tmp_path / "int"
+    spec_path = tmp_path / "int.toml"
+    spec_path.write_text(SPEC.format(out=out.as_posix(), chunk=150))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pachisi", "study", "run", str(spec_path), "--no-progress",
+         "--quiet", "--threads", "1"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    deadline = time.monotonic() + 120
+    while stored_units(out / "kill.sqlite") < 3 and proc.poll() is None:
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "run the same command again to resume" in err
+    again = pachisi.study(spec_path)
+    assert again.games_resumed >= 3 * 150
+    whole = pachisi.study(spec_path, out=tmp_path / "whole")
+    assert again.table.to_dicts() == whole.table.to_dicts()
