@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional
 
 import pachisi
+from pachisi.studies import load_spec
 
 
 def one_cell(preset: str, games: int, players: str, out: Path, cells: int = 1) -> Dict[str, Any]:
@@ -32,56 +33,63 @@ def one_cell(preset: str, games: int, players: str, out: Path, cells: int = 1) -
     }
 
 
-def best_of(runs: int, fn: Any) -> float:
-    times = []
+def best_of(runs: int, *fns: Any) -> List[float]:
+    """The best time of each function over ``runs`` rounds, the functions taking turns in each
+    round (so that a change in the machine's load hits them alike)."""
+    best = [float("inf")] * len(fns)
     for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
+        for i, fn in enumerate(fns):
+            start = time.perf_counter()
+            fn()
+            best[i] = min(best[i], time.perf_counter() - start)
+    return best
 
 
 def local_vs_simulate(preset: str, games: int, players: str, runs: int) -> Dict[str, Any]:
     rules = pachisi.Rules(preset)
-    spec = pachisi.studies.load_spec(one_cell(preset, games, players, Path(tempfile.mkdtemp())))
+    spec = load_spec(one_cell(preset, games, players, Path(tempfile.mkdtemp())))
     cell = spec.cells[0]
     policy = players
-    t_sim = best_of(runs, lambda: pachisi.simulate(rules, games=games, seed=cell.seed,
-                                                   policy=policy))
-
     def run_study() -> None:
         out = Path(tempfile.mkdtemp())
         pachisi.study(one_cell(preset, games, players, out), plots=False)
 
-    t_study = best_of(runs, run_study)
+    t_sim, t_study = best_of(
+        runs, lambda: pachisi.simulate(rules, games=games, seed=cell.seed, policy=policy),
+        run_study)
     return {"what": f"{preset}, {players} play, {games:,} games", "simulate": games / t_sim,
             "study": games / t_study, "ratio": t_sim / t_study}
 
 
-def ray_vs_local(games: int, cells: int, chunk: Optional[int]) -> Dict[str, Any]:
+def ray_vs_local(preset: str, games: int, cells: int, chunk: Optional[int],
+                 rounds: int) -> Dict[str, Any]:
+    """Best of ``rounds`` rounds, each a local run then a Ray run (Ray started before and shut
+    down after its run, untimed, so the local run does not share the machine with Ray)."""
     import ray
 
     per_cell = games // cells
-    out_local = Path(tempfile.mkdtemp())
-    start = time.perf_counter()
-    pachisi.study(one_cell("parcheesi", per_cell, "random", out_local, cells), plots=False)
-    t_local = time.perf_counter() - start
-    start = time.perf_counter()
-    ray.init(num_cpus=os.cpu_count(), include_dashboard=False, log_to_driver=False)
-    # Warm the workers (imports) so that the start-up is not in the timed run.
-    ray.get([ray.remote(lambda: __import__("pachisi").__version__).remote()
-             for _ in range(os.cpu_count() or 1)])
-    t_init = time.perf_counter() - start
-    out_ray = Path(tempfile.mkdtemp())
-    start = time.perf_counter()
-    r = pachisi.study(one_cell("parcheesi", per_cell, "random", out_ray, cells), backend="ray",
-                      chunk=chunk, plots=False)
-    t_ray = time.perf_counter() - start
-    ray.shutdown()
-    local = pachisi.study(one_cell("parcheesi", per_cell, "random", out_local, cells),
-                          plots=False)
-    assert r.table.to_dicts() == local.table.to_dicts(), "Ray and local tables differ"
-    return {"what": f"parcheesi random play, {cells} cells x {per_cell:,} games",
+    t_local = t_ray = t_init = float("inf")
+    tables = []
+    for _ in range(rounds):
+        out_local = Path(tempfile.mkdtemp())
+        start = time.perf_counter()
+        local = pachisi.study(one_cell(preset, per_cell, "random", out_local, cells), plots=False)
+        t_local = min(t_local, time.perf_counter() - start)
+        start = time.perf_counter()
+        ray.init(num_cpus=os.cpu_count(), include_dashboard=False, log_to_driver=False)
+        # Warm the workers (imports) so that the start-up is not in the timed run.
+        ray.get([ray.remote(lambda: __import__("pachisi").__version__).remote()
+                 for _ in range(os.cpu_count() or 1)])
+        t_init = min(t_init, time.perf_counter() - start)
+        out_ray = Path(tempfile.mkdtemp())
+        start = time.perf_counter()
+        r = pachisi.study(one_cell(preset, per_cell, "random", out_ray, cells), backend="ray",
+                          chunk=chunk, plots=False)
+        t_ray = min(t_ray, time.perf_counter() - start)
+        ray.shutdown()
+        tables += [local.table.to_dicts(), r.table.to_dicts()]
+    assert all(t == tables[0] for t in tables), "Ray and local tables differ"
+    return {"what": f"{preset} random play, {cells} cells x {per_cell:,} games",
             "local": games / t_local, "ray": games / t_ray, "ratio": t_local / t_ray,
             "ray_init": t_init}
 
@@ -92,7 +100,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     p.add_argument("--greedy-games", type=int, default=1_000, help="greedy games (part 1)")
     p.add_argument("--ray-games", type=int, default=1_000_000, help="games of the Ray study")
     p.add_argument("--ray-chunk", type=int, default=None, help="games per Ray task")
+    p.add_argument("--ray-preset", default="parcheesi", choices=["parcheesi", "pachisi-online"],
+                   help="the Ray study's preset (its cells vary capture_bonus)")
     p.add_argument("--runs", type=int, default=3, help="best of this many runs (part 1)")
+    p.add_argument("--ray-rounds", type=int, default=2, help="best of this many rounds (part 2)")
     p.add_argument("--no-ray", action="store_true")
     a = p.parse_args(argv)
     print(f"pachisi {pachisi.__version__}, {os.cpu_count()} cores")
@@ -105,7 +116,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"| {r['what']} | {r['simulate']:,.0f} | {r['study']:,.0f} | "
               f"{100 * r['ratio']:.1f}% |", flush=True)
     if not a.no_ray:
-        r = ray_vs_local(a.ray_games, 4, a.ray_chunk)
+        r = ray_vs_local(a.ray_preset, a.ray_games, 4, a.ray_chunk, a.ray_rounds)
         print()
         print("| study | local, games/s | Ray, games/s | Ray / local | Ray start-up |")
         print("|---|---:|---:|---:|---:|")

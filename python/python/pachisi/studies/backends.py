@@ -12,6 +12,7 @@ import math
 import os
 import sys
 import time
+from collections import deque
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
@@ -19,11 +20,10 @@ from .._native import Rules, study_unit_raw
 from .spec import Cell, Spec
 from .store import Store, missing_ranges
 
-#: Local backend without a fixed chunk: the first unit of a cell, then units of about
-#: ``TARGET_SECONDS`` each (short enough for Ctrl-C and the progress bar, long enough that the
-#: threads stay busy).
-PILOT_RANDOM = 2_000
-PILOT_PLAYERS = 16
+#: Local backend without a fixed chunk: the first units of a cell, then units of about
+#: ``TARGET_SECONDS`` of one thread each (short enough for Ctrl-C and the progress bar).
+PILOT_RANDOM = 500
+PILOT_PLAYERS = 8
 TARGET_SECONDS = 2.0
 MAX_UNIT = 200_000
 
@@ -118,31 +118,74 @@ def _lineup_arg(cell: Cell) -> Optional[List[str]]:
 
 def run_local(spec: Spec, store: Store, progress: Progress, threads: Optional[int],
               chunk: Optional[int], on_unit: Optional[UnitHook]) -> int:
-    """Runs every missing unit in this process, cell after cell; returns the games played."""
+    """Runs every missing unit in this process and returns the games played.
+
+    ``threads`` workers (default: all cores) each play one unit at a time on one Rust thread,
+    with the GIL released; the cells are taken in order, each cut into units as it goes (sized
+    from the cell's measured speed unless ``chunk`` is given). Only this thread writes to the
+    store, as each unit finishes. Whole units per worker, rather than one unit spread over all
+    threads, leave no thread idle at the end of a unit.
+    """
+    from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+
+    workers = threads or os.cpu_count() or 1
     done = store.done_ranges()
+    ranges = deque(
+        (cell, a, b) for cell in spec.cells
+        for a, b in missing_ranges(cell.games, done.get(cell.id, []))
+    )
+    rates: Dict[str, float] = {}  # games per second on one thread, per cell
+
+    def next_unit() -> Optional[Unit]:
+        if not ranges:
+            return None
+        cell, a, b = ranges[0]
+        if chunk is not None:
+            n = chunk
+        elif cell.id in rates:
+            n = max(1, min(MAX_UNIT, int(rates[cell.id] * TARGET_SECONDS)))
+        else:
+            n = PILOT_RANDOM if cell.random_play else PILOT_PLAYERS
+        stop = min(b, a + n)
+        if stop >= b:
+            ranges.popleft()
+        else:
+            ranges[0] = (cell, stop, b)
+        return Unit(cell, a, stop)
+
     played = 0
-    for cell in spec.cells:
-        lineup = _lineup_arg(cell)
-        rate: Optional[float] = None
-        for a, b in missing_ranges(cell.games, done.get(cell.id, [])):
-            pos = a
-            while pos < b:
-                if chunk is not None:
-                    n = chunk
-                elif rate is None:
-                    n = PILOT_RANDOM if cell.random_play else PILOT_PLAYERS * (threads or os.cpu_count() or 1)
-                else:
-                    n = max(1, min(MAX_UNIT, int(rate * TARGET_SECONDS)))
-                stop = min(b, pos + n)
-                unit = study_unit_raw(cell.rules, cell.seed, pos, stop, lineup, threads)
-                store.add(cell.id, pos, stop, unit, "local")
-                if unit["seconds"] > 0:
-                    rate = unit["games"] / unit["seconds"]
-                played += stop - pos
-                progress.update(stop - pos)
-                if on_unit is not None:
-                    on_unit(cell, pos, stop, unit)
-                pos = stop
+    pending: Dict["Future[Dict[str, Any]]", Unit] = {}
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="pachisi-study") as pool:
+
+        def fill() -> None:
+            while len(pending) < workers:
+                u = next_unit()
+                if u is None:
+                    return
+                future = pool.submit(study_unit_raw, u.cell.rules, u.cell.seed, u.start,
+                                     u.stop, _lineup_arg(u.cell), 1)
+                pending[future] = u
+
+        fill()
+        try:
+            while pending:
+                finished, _ = wait(list(pending), return_when=FIRST_COMPLETED)
+                for future in finished:
+                    u = pending.pop(future)
+                    unit = future.result()
+                    store.add(u.cell.id, u.start, u.stop, unit, "local")
+                    if unit["seconds"] > 0:
+                        rates[u.cell.id] = unit["games"] / unit["seconds"]
+                    played += u.stop - u.start
+                    progress.update(u.stop - u.start)
+                    if on_unit is not None:
+                        on_unit(u.cell, u.start, u.stop, unit)
+                fill()
+        except BaseException:
+            # Units already running finish (Rust cannot be interrupted) but are not stored.
+            for future in pending:
+                future.cancel()
+            raise
     return played
 
 

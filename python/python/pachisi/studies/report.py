@@ -200,7 +200,7 @@ def heatmap(rows: Sequence[Dict[str, Any]], path: Path, x: str, y: str, value: s
     ys = sorted({r[y] for rs in facets.values() for r in rs if r[y] != ""}, key=_sort_key)
     fig, axes = plt.subplots(nrows, cols, figsize=(1.1 * len(xs) * cols + 3.2 * cols,
                                                    0.75 * len(ys) * nrows + 1.8 * nrows + 0.8),
-                             squeeze=False, layout="constrained")
+                             squeeze=False, constrained_layout=True)
     scale = 100.0 if value in ("edge", "win_rate") else 1.0
     what = {
         "edge": f"seat {seat}'s win rate minus a fair share (pp)",
