@@ -174,6 +174,11 @@ def test_changed_spec_is_refused(tmp_path: Path) -> None:
         pachisi.study(changed)
     r = pachisi.study(small_spec(tmp_path, games=120), fresh=True)
     assert r.games_resumed == 0 and r.table[0]["games"] == 120
+    # fresh="if-changed" (make run): resumes the same spec, restarts another one.
+    assert pachisi.study(small_spec(tmp_path, games=120), fresh="if-changed").games_played == 0
+    r = pachisi.study(small_spec(tmp_path, games=90), fresh="if-changed")
+    assert r.games_resumed == 0 and r.table[0]["games"] == 90
+    r = pachisi.study(small_spec(tmp_path, games=120), fresh=True)
     # Only the outputs or the backend changed: the same study, resumed (nothing to play).
     same = small_spec(tmp_path, games=120)
     same["backend"] = {"chunk": 5}

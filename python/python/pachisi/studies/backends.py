@@ -142,10 +142,15 @@ def run_local(spec: Spec, store: Store, progress: Progress, threads: Optional[in
         cell, a, b = ranges[0]
         if chunk is not None:
             n = chunk
-        elif cell.id in rates:
-            n = max(1, min(MAX_UNIT, int(rates[cell.id] * TARGET_SECONDS)))
         else:
-            n = PILOT_RANDOM if cell.random_play else PILOT_PLAYERS
+            if cell.id in rates:
+                n = max(1, min(MAX_UNIT, int(rates[cell.id] * TARGET_SECONDS)))
+            else:
+                n = PILOT_RANDOM if cell.random_play else PILOT_PLAYERS
+            # Near the end, share what is left between the workers so that they finish
+            # together.
+            left = sum(stop - start for _, start, stop in ranges)
+            n = min(n, max(1, math.ceil(left / workers)))
         stop = min(b, a + n)
         if stop >= b:
             ranges.popleft()
