@@ -23,7 +23,8 @@ $(VENV)/.stamp: python/requirements-dev.txt
 setup: venv python-dev
 	$(CARGO) build --workspace --release
 
-## The main job: a variant analysis over every preset (table + out/analysis.png).
+## The main job: a variant study over every preset (examples/studies/main.toml; table,
+## out/main.csv, out/main.png; docs/STUDIES.md).
 run: setup analysis
 
 ## Every test: Rust (unit, integration, property, doc), C and C++ (valgrind), Python.

@@ -21,11 +21,14 @@ test-python: python-dev rl-deps
 	$(PY) -m pytest -q tests/python
 	$(PY) -m mypy.stubtest pachisi._native
 	$(PY) -m mypy python/python/pachisi examples/python/tour.py benchmarks/python_bench.py \
-		benchmarks/peers.py examples/python/train_parcheesi.py benchmarks/rl_bench.py
+		benchmarks/peers.py examples/python/train_parcheesi.py benchmarks/rl_bench.py \
+		benchmarks/study_bench.py
 
-## The main job: the variant analysis (table, out/analysis.png, out/analysis.json).
+## The main job: the variant analysis, a study (examples/studies/main.toml, docs/STUDIES.md) on
+## the local backend: the table, out/main.csv, out/main.json, out/main.png and the store
+## out/main.sqlite (interrupted, `make run` resumes it).
 analysis: python-dev
-	$(PY) -m pachisi.analysis --out out
+	$(PY) -m pachisi study run examples/studies/main.toml --fresh-if-changed
 
 ## Python API loop vs OpenSpiel (if installed) and simulate() scaling.
 bench-python: python-dev

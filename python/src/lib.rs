@@ -14,6 +14,7 @@ mod players;
 mod rules;
 mod simulate;
 mod vecenv;
+mod study;
 
 use pyo3::prelude::*;
 
@@ -50,5 +51,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(wilson_interval, m)?)?;
     m.add_function(wrap_pyfunction!(simulate::simulate_raw, m)?)?;
     m.add_function(wrap_pyfunction!(players::tournament_raw, m)?)?;
+    m.add_function(wrap_pyfunction!(study::study_unit_raw, m)?)?;
+    m.add_function(wrap_pyfunction!(study::team_masks_raw, m)?)?;
     Ok(())
 }

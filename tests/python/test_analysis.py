@@ -1,4 +1,5 @@
-"""The variant analysis (python -m pachisi.analysis) on a small number of games."""
+"""The main job: examples/studies/main.toml (make run) is pachisi.analysis.main_spec(), and
+python -m pachisi.analysis runs it as a study on a small number of games."""
 
 from __future__ import annotations
 
@@ -9,27 +10,45 @@ import pytest
 
 import pachisi
 from pachisi import analysis
+from pachisi.studies import load_spec
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_main_toml_is_the_analysis_spec() -> None:
+    shipped = load_spec(ROOT / "examples" / "studies" / "main.toml")
+    ours = load_spec(analysis.main_spec())
+    assert shipped.hash() == ours.hash()
+    assert [c.label for c in shipped.cells] == [c.label for c in ours.cells]
+    assert [c.variant for c in shipped.cells[: len(analysis.CONFIGS)]] == [
+        c.label for c in analysis.CONFIGS
+    ]
+    assert {c.lineup for c in shipped.cells} == {"random", "greedy"}
 
 
 def test_analysis_small_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert analysis.main(["--out", str(tmp_path), "--games", "150", "--seed", "1"]) == 0
-    report = json.loads((tmp_path / "analysis.json").read_text())
-    rows = report["variants"]
-    assert [r["label"] for r in rows] == [c.label for c in analysis.CONFIGS]
+    report = json.loads((tmp_path / "main.json").read_text())
+    rows = report["rows"]
+    cells = {}
     for r in rows:
-        s = r["result"]
-        assert s["games"] == 150
-        assert abs(sum(s["win_rate"]) - r["fair_share"] * s["seats"]) < 1e-9
-        assert r["seat0_edge_ci"][0] <= r["seat0_edge"] <= r["seat0_edge_ci"][1]
-        # The rules actually simulated are the ones the label names.
-        assert pachisi.Rules.from_json(json.dumps(r["rules"])).variant == r["variant"]
-        # Greedy play in every seat: a fifth of the games by default.
-        g = r["greedy"]
-        assert g["result"]["games"] == 30 and g["result"]["seats"] == s["seats"]
-        assert g["seat0_edge_ci"][0] <= g["seat0_edge"] <= g["seat0_edge_ci"][1]
-    assert (tmp_path / "analysis.png").stat().st_size > 10_000
+        cells.setdefault((r["label"], r["lineup"]), []).append(r)
+    assert len(cells) == 2 * len(analysis.CONFIGS)
+    for config in analysis.CONFIGS:
+        seats = cells[(config.label, "random")]
+        assert [r["games"] for r in seats] == [150] * len(seats)
+        # Greedy play in every seat: a fifth of the games.
+        greedy = cells[(config.label, "greedy")]
+        assert {r["games"] for r in greedy} == {30} and len(greedy) == len(seats)
+        assert {r["player"] for r in greedy} == {"greedy"}
+        for r in seats + greedy:
+            assert abs(sum(x["win_rate"] for x in seats) / len(seats) - seats[0]["fair_share"]) < 1e-9
+            assert r["edge_low"] <= r["edge"] <= r["edge_high"]
+            # The rules actually simulated are the ones the label names.
+            assert pachisi.Rules.from_json(r["rules"]) == analysis.resolve(config)
+    assert (tmp_path / "main.png").stat().st_size > 10_000
     out = capsys.readouterr().out
-    assert "Parcheesi" in out and "analysis.json" in out and "Competent play" in out
+    assert "Parcheesi" in out and "main.json" in out and "Line-up 'greedy'" in out
 
 
 def test_every_configuration_changes_exactly_its_options() -> None:

@@ -85,6 +85,7 @@ __all__ = [
     "play_game",
     "play_random_game",
     "simulate",
+    "study",
     "tournament",
     "variants",
     "wilson_interval",
@@ -573,3 +574,13 @@ def tournament(
         )
     raw = tournament_raw(rules, list(players), deals, seed, threads, rotate, **options)
     return TournamentResult(raw, deals, seed)
+
+
+def study(spec: Any, **kwargs: Any) -> Any:
+    """Runs or resumes a variant study (a TOML spec path or a dict) and returns its
+    :class:`pachisi.studies.StudyResult`: the tidy table (one row per cell x seat), the files
+    written. Keywords as :func:`pachisi.studies.study`; see ``docs/STUDIES.md``.
+    """
+    from .studies import study as run
+
+    return run(spec, **kwargs)

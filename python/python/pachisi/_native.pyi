@@ -24,6 +24,8 @@ __all__ = [
     "WrongPhaseError",
     "__version__",
     "simulate_raw",
+    "study_unit_raw",
+    "team_masks_raw",
     "tournament_raw",
     "variants",
     "wilson_interval",
@@ -65,6 +67,15 @@ def tournament_raw(
     rotate: bool = True,
     **options: Any,
 ) -> Dict[str, Any]: ...
+def study_unit_raw(
+    rules: Union[str, Rules],
+    seed: int,
+    start: int,
+    end: int,
+    lineup: Optional[Sequence[str]] = None,
+    threads: Optional[int] = None,
+) -> Dict[str, Any]: ...
+def team_masks_raw(rules: Union[str, Rules]) -> List[int]: ...
 @final
 class Player:
     def __new__(cls, spec: _Spec = "greedy", seed: int = 0) -> Player: ...
