@@ -168,3 +168,24 @@ def test_backgammon_openspiel_encoding_agrees_with_openspiel():
     games, decisions, mismatches = compare_games(3, seed=0)
     assert decisions > 50
     assert mismatches == [], mismatches[:3]
+
+
+def test_core_imports_no_extra_and_missing_extras_are_named():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, pachisi\n"
+        "assert not {'gymnasium', 'pettingzoo', 'pyspiel'} & set(sys.modules)\n"
+        "for mod, extra, blocked in [('pachisi.gymnasium', 'pachisi[rl]', 'gymnasium'),\n"
+        "                            ('pachisi.pettingzoo', 'pachisi[rl]', 'pettingzoo'),\n"
+        "                            ('pachisi.openspiel', 'pachisi[openspiel]', 'pyspiel')]:\n"
+        "    sys.modules[blocked] = None\n"
+        "    try:\n"
+        "        __import__(mod)\n"
+        "    except ImportError as e:\n"
+        "        assert extra in str(e), e\n"
+        "    else:\n"
+        "        raise AssertionError(mod)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
