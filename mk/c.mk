@@ -11,8 +11,8 @@
 #                      symbols, build every C and C++ example and test against the shared and
 #                      the static library; run the shared builds under valgrind, the static ones
 #                      natively, then the tests again under AddressSanitizer; the ABI test again
-#                      built with -fshort-enums, the threads test under helgrind, the C++ test
-#                      in C++11/14/17/20 and without exceptions; then install into a temporary
+#                      built with -fshort-enums, the C++ tests in C++11/14/17/20 and without
+#                      exceptions; then install into a temporary
 #                      prefix and build the example engine (examples/cmake_engine) with CMake
 #                      and with pkg-config against it
 #   make install       PREFIX=/usr/local (default): the release libraries, the headers, the
@@ -75,7 +75,6 @@ C_SCENARIOS := $(sort $(wildcard tests/scenarios/*/*.json))
 
 C_VALGRIND := RUST_BACKTRACE=0 valgrind -q --error-exitcode=1 --leak-check=full \
 	--show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible
-C_HELGRIND := RUST_BACKTRACE=0 valgrind -q --tool=helgrind --error-exitcode=1
 C_ASAN_ENV := RUST_BACKTRACE=0 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	UBSAN_OPTIONS=print_stacktrace=1
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -234,14 +233,9 @@ test-c: c-tools header-check c-symbols c-cxx-too-old c-programs
 			RUST_BACKTRACE=0 $$bin > $$log 2>&1 || { cat $$log; echo "FAILED: $$bin"; exit 1; };; \
 		esac; \
 		tail -n 1 $$log; \
-	done; \
-	log=$(C_BUILD)/shared/tests/c/test_threads.helgrind.log; \
-	echo "== helgrind, shared library: tests/c/test_threads"; \
-	$(C_HELGRIND) $(C_BUILD)/shared/tests/c/test_threads > $$log 2>&1 \
-		|| { cat $$log; echo "FAILED: tests/c/test_threads (helgrind)"; exit 1; }; \
-	tail -n 1 $$log
+	done
 	@$(MAKE) --no-print-directory c-package
-	@echo "test-c: every C and C++ program passed (shared library under valgrind, static library natively and under ASan, -fshort-enums, C++11 to C++20 and -fno-exceptions, helgrind, the installed package)"
+	@echo "test-c: every C and C++ program passed (shared library under valgrind, static library natively and under ASan, -fshort-enums, C++11 to C++20 and -fno-exceptions, the installed package)"
 
 ## A pkg-config file for the libraries in the build tree:
 ##   PKG_CONFIG_PATH=target/release/pkgconfig pkg-config --cflags --libs pachisi

@@ -2,8 +2,8 @@
  * Reads of one game handle from several threads at once: every call taking a `const
  * pachisi_game *` may run concurrently on one handle (docs/C_API.md, "Threads"). Four
  * threads read the same fresh game (so they race to fill its cached lists and the kept text of
- * the size query) and must each see what one thread alone sees. Run under valgrind (memcheck
- * and helgrind) and AddressSanitizer by `make test-c`.
+ * the size query) and must each see what one thread alone sees. Run under valgrind and
+ * AddressSanitizer by `make test-c`.
  */
 #include "check.h"
 
