@@ -15,7 +15,7 @@ static void check(pachisi_result status, const char *what) {
     char message[512];
     size_t n = 0;
     if (pachisi_last_error(message, sizeof message, &n) != PACHISI_RESULT_OK) message[0] = '\0';
-    fprintf(stderr, "%s failed: %s: %s\n", what, pachisi_result_name((int32_t)status), message);
+    fprintf(stderr, "%s failed: %s: %s\n", what, pachisi_result_name(status), message);
     exit(1);
 }
 

@@ -22,7 +22,7 @@ int main(int argc, char **argv) {
             std::size_t actions = 0;
             while (!game.is_over() && actions++ < 100000) {
                 unsigned seat = game.to_move();
-                if (game.node() == PACHISI_NODE_CHANCE) {
+                if (game.node() == pachisi::Node::Chance) {
                     std::cout << "seat " << seat << " rolls " << pachisi::to_string(game.roll())
                               << "\n";
                     continue;
@@ -43,7 +43,7 @@ int main(int argc, char **argv) {
                 std::cout << preset << ": unfinished\n";
         }
     } catch (const pachisi::Error &e) {
-        std::cerr << "error " << e.code() << ": " << e.what() << "\n";
+        std::cerr << "error " << static_cast<unsigned>(e.code()) << ": " << e.what() << "\n";
         return 1;
     }
     return 0;

@@ -15,7 +15,7 @@ int main(int argc, char **argv) {
         for (const std::string &preset : pachisi::variants()) {
             pachisi::Rules rules(preset);
             unsigned seats = pachisi::Game(rules, 0).seats();
-            std::vector<pachisi::GameRecord> records = pachisi::simulate(rules, games, seed, threads);
+            std::vector<pachisi::GameRecord> records = pachisi::simulate(rules, seed, threads, games);
             std::vector<std::size_t> wins(seats);
             double rolls = 0;
             for (const pachisi::GameRecord &r : records) {

@@ -295,8 +295,10 @@ pub unsafe extern "C" fn pachisi_game_plays_for_roll(
     boundary(|| {
         let g = unsafe { handle(game, "game") }?;
         let roll = unsafe { handle(roll, "roll") }?;
-        let plays = g.game()?.plays_for_roll(roll.to_engine()?)?;
-        let converted: Vec<pachisi_play> = plays.iter().map(pachisi_play::from).collect();
+        let game = g.game()?;
+        let plays = game.plays_for_roll(roll.to_engine()?)?;
+        let converted: Vec<pachisi_play> =
+            plays.iter().map(|p| pachisi_play::of(game, p)).collect();
         unsafe { write_slice(&converted, buf, len, written) }
     })
 }

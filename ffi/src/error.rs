@@ -2,17 +2,21 @@
 
 use crate::util::write_str;
 use std::any::Any;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::ffi::c_char;
-use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::panic::{self, AssertUnwindSafe, catch_unwind};
+use std::sync::Once;
 
-/// The status every fallible call returns. The numbers are fixed: they never change within one
+/// The status every fallible call returns: a `uint32_t` in C (`typedef uint32_t
+/// pachisi_result`, so `-fshort-enums` cannot change its size), an enum with underlying type
+/// `uint32_t` in C++ and C23. The numbers are fixed: they never change within one
 /// `PACHISI_ABI_VERSION`.
 ///
 /// 1..=9 mirror the engine's error kinds; 100 and up are errors of the C interface itself.
-/// `pachisi_result_name` gives each a name; `pachisi_last_error` the message of the last
+/// `pachisi_result_name` gives each a name, `pachisi_result_description` a sentence (both
+/// static strings, usable from any thread); `pachisi_last_error` the message of the last
 /// failure on the calling thread.
-#[repr(C)]
+#[repr(u32)]
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum pachisi_result {
     /// Success.
@@ -99,15 +103,36 @@ pub(crate) type Outcome<T = ()> = Result<T, Failure>;
 
 thread_local! {
     static LAST_ERROR: RefCell<String> = const { RefCell::new(String::new()) };
+    /// How many entry points are running on this thread (nested calls are possible through
+    /// callbacks): a panic while it is nonzero is caught by a boundary, so the hook stays quiet.
+    static BOUNDARY_DEPTH: Cell<usize> = const { Cell::new(0) };
 }
 
+/// Records the message of a failure for `pachisi_last_error`. A message can echo input that
+/// holds a NUL byte, which would cut the C string short: each NUL is written as the six
+/// characters `\u0000` instead, so the text is always `strlen(buf) + 1 == written`.
 fn set_last_error(message: String) {
+    let message = if message.contains('\0') {
+        message.replace('\0', "\\u0000")
+    } else {
+        message
+    };
     // `try_with`: during thread teardown the slot may be gone; the message is then dropped.
     let _ = LAST_ERROR.try_with(|slot| {
         if let Ok(mut s) = slot.try_borrow_mut() {
             *s = message;
         }
     });
+}
+
+/// Records a failure's message, except for a too-small buffer: that status and `*written`
+/// say everything, and the size query of the two-call protocol must not replace the message
+/// of the failure the caller may be about to read.
+fn record(failure: Failure) -> pachisi_result {
+    if failure.code != pachisi_result::BufferTooSmall {
+        set_last_error(failure.message);
+    }
+    failure.code
 }
 
 fn panic_message(payload: &(dyn Any + Send)) -> String {
@@ -120,20 +145,48 @@ fn panic_message(payload: &(dyn Any + Send)) -> String {
     }
 }
 
+/// Installs, once per process, a panic hook that prints nothing for a panic a boundary on the
+/// same thread will catch (it becomes `PACHISI_RESULT_PANIC` and a message), and hands every
+/// other panic to the hook that was installed before (Rust's default report, or the host's).
+fn install_quiet_hook() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let previous = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            let caught = BOUNDARY_DEPTH.try_with(Cell::get).unwrap_or(0) > 0;
+            if !caught {
+                previous(info);
+            }
+        }));
+    });
+}
+
+/// Runs `body` as code whose panics a boundary catches: the quiet hook stays silent for them.
+/// Worker threads that an entry point starts and whose panics it collects run their work
+/// through this too.
+pub(crate) fn caught<T>(body: impl FnOnce() -> T) -> std::thread::Result<T> {
+    install_quiet_hook();
+    let _ = BOUNDARY_DEPTH.try_with(|d| d.set(d.get() + 1));
+    let result = catch_unwind(AssertUnwindSafe(body));
+    let _ = BOUNDARY_DEPTH.try_with(|d| d.set(d.get().saturating_sub(1)));
+    result
+}
+
+/// Drops a panic payload; dropping one can itself panic (a payload whose Drop panics), so that
+/// stays inside the boundary too.
+fn drop_payload(payload: Box<dyn Any + Send>) {
+    let _ = caught(move || drop(payload));
+}
+
 /// Runs the body of an entry point: converts its failure to a status (recording the message)
 /// and catches any panic so that none unwinds into C.
 pub(crate) fn boundary(body: impl FnOnce() -> Outcome) -> pachisi_result {
-    match catch_unwind(AssertUnwindSafe(body)) {
+    match caught(body) {
         Ok(Ok(())) => pachisi_result::Ok,
-        Ok(Err(failure)) => {
-            set_last_error(failure.message);
-            failure.code
-        }
+        Ok(Err(failure)) => record(failure),
         Err(payload) => {
             set_last_error(panic_message(payload.as_ref()));
-            // Dropping a payload can itself panic (a payload whose Drop panics); keep that
-            // inside the boundary too.
-            let _ = catch_unwind(AssertUnwindSafe(move || drop(payload)));
+            drop_payload(payload);
             pachisi_result::Panic
         }
     }
@@ -141,11 +194,11 @@ pub(crate) fn boundary(body: impl FnOnce() -> Outcome) -> pachisi_result {
 
 /// The boundary for entry points that return a plain value: `fallback` if the body panics.
 pub(crate) fn boundary_value<T>(fallback: T, body: impl FnOnce() -> T) -> T {
-    match catch_unwind(AssertUnwindSafe(body)) {
+    match caught(body) {
         Ok(v) => v,
         Err(payload) => {
             set_last_error(panic_message(payload.as_ref()));
-            let _ = catch_unwind(AssertUnwindSafe(move || drop(payload)));
+            drop_payload(payload);
             fallback
         }
     }
@@ -153,9 +206,12 @@ pub(crate) fn boundary_value<T>(fallback: T, body: impl FnOnce() -> T) -> T {
 
 /// Copies the message of the last failed call on the calling thread into `buf` (NUL-terminated).
 ///
-/// Each call that returns a status other than `PACHISI_RESULT_OK` replaces the message;
-/// successful calls leave it (so read it right after the failure). Empty before any failure.
-/// The message is for people (English, may change between versions); test the status code.
+/// Each call that returns a status other than `PACHISI_RESULT_OK` and
+/// `PACHISI_RESULT_BUFFER_TOO_SMALL` replaces the message; successful calls and too-small
+/// buffers leave it (so the two-call size protocol may be used to read a message, and read it
+/// right after the failure). Empty before any failure. The message is for people (English,
+/// may change between versions); test the status code. It never contains a NUL byte (a NUL
+/// in echoed input is written `\u0000`), so `strlen(buf) + 1 == *written`.
 ///
 /// - `buf`: caller-owned, `len` bytes; written only on success. May be NULL when `len` is 0
 ///   (to ask for the size).
@@ -173,42 +229,129 @@ pub unsafe extern "C" fn pachisi_last_error(
         .try_with(|slot| slot.try_borrow().map(|s| s.clone()).unwrap_or_default())
         .unwrap_or_default();
     // Not through `boundary`: a failure here must not overwrite the message being read.
-    match catch_unwind(AssertUnwindSafe(|| unsafe {
-        write_str(&message, buf, len, written)
-    })) {
+    match caught(|| unsafe { write_str(&message, buf, len, written) }) {
         Ok(Ok(())) => pachisi_result::Ok,
         Ok(Err(failure)) => failure.code,
-        Err(_) => pachisi_result::Panic,
+        Err(payload) => {
+            drop_payload(payload);
+            pachisi_result::Panic
+        }
     }
+}
+
+/// The name and the description of each status code, by number.
+fn describe(code: pachisi_result) -> Option<(&'static str, &'static str)> {
+    use pachisi_result as R;
+    Some(match code {
+        R::Ok => ("Ok\0", "success\0"),
+        R::UnknownVariant => ("UnknownVariant\0", "no preset of that name\0"),
+        R::InvalidRules => (
+            "InvalidRules\0",
+            "an unknown option, a wrong type or value, or an invalid combination\0",
+        ),
+        R::InvalidJson => (
+            "InvalidJson\0",
+            "JSON that does not parse or has the wrong shape\0",
+        ),
+        R::InvalidNotation => (
+            "InvalidNotation\0",
+            "position or move text that does not parse\0",
+        ),
+        R::InvalidPosition => (
+            "InvalidPosition\0",
+            "a position that parses but cannot occur\0",
+        ),
+        R::InvalidRoll => (
+            "InvalidRoll\0",
+            "dice or a throw the variant cannot produce here\0",
+        ),
+        R::IllegalMove => ("IllegalMove\0", "a play or step that is not legal now\0"),
+        R::WrongPhase => ("WrongPhase\0", "the call does not fit the game's phase\0"),
+        R::InvalidPlayer => (
+            "InvalidPlayer\0",
+            "a player spec naming no player, or a parameter it does not have or cannot take\0",
+        ),
+        R::NullPointer => ("NullPointer\0", "a required pointer was NULL\0"),
+        R::BufferTooSmall => (
+            "BufferTooSmall\0",
+            "the output buffer is too small; *written holds the size needed\0",
+        ),
+        R::IndexOutOfRange => (
+            "IndexOutOfRange\0",
+            "an index past the end of the list it indexes\0",
+        ),
+        R::InvalidUtf8 => ("InvalidUtf8\0", "an input string is not valid UTF-8\0"),
+        R::Panic => (
+            "Panic\0",
+            "the engine panicked (a bug); the panic was caught\0",
+        ),
+        R::OtherError => (
+            "OtherError\0",
+            "an engine error newer than this ABI version\0",
+        ),
+    })
+}
+
+/// The status code numbered `code`, if it is one.
+fn from_number(code: u32) -> Option<pachisi_result> {
+    use pachisi_result as R;
+    const ALL: [pachisi_result; 16] = [
+        R::Ok,
+        R::UnknownVariant,
+        R::InvalidRules,
+        R::InvalidJson,
+        R::InvalidNotation,
+        R::InvalidPosition,
+        R::InvalidRoll,
+        R::IllegalMove,
+        R::WrongPhase,
+        R::InvalidPlayer,
+        R::NullPointer,
+        R::BufferTooSmall,
+        R::IndexOutOfRange,
+        R::InvalidUtf8,
+        R::Panic,
+        R::OtherError,
+    ];
+    ALL.into_iter().find(|r| *r as u32 == code)
 }
 
 /// The name of a status code, e.g. "Ok", "InvalidRoll", "BufferTooSmall" (the engine's error
 /// kind names for 1..=9), or "Unknown" for a number that is no status.
 ///
+/// `code` is a plain number (any `uint32_t`), so a value read from elsewhere is safe to pass.
 /// Returns a pointer to a static NUL-terminated string: valid for the life of the process; do
-/// not free it. Never NULL.
+/// not free it. Never NULL. Safe from any thread.
 #[unsafe(no_mangle)]
-pub extern "C" fn pachisi_result_name(code: i32) -> *const c_char {
-    let name: &'static str = boundary_value("Unknown\0", || match code {
-        0 => "Ok\0",
-        1 => "UnknownVariant\0",
-        2 => "InvalidRules\0",
-        3 => "InvalidJson\0",
-        4 => "InvalidNotation\0",
-        5 => "InvalidPosition\0",
-        6 => "InvalidRoll\0",
-        7 => "IllegalMove\0",
-        8 => "WrongPhase\0",
-        9 => "InvalidPlayer\0",
-        100 => "NullPointer\0",
-        101 => "BufferTooSmall\0",
-        102 => "IndexOutOfRange\0",
-        103 => "InvalidUtf8\0",
-        104 => "Panic\0",
-        105 => "OtherError\0",
-        _ => "Unknown\0",
-    });
+pub extern "C" fn pachisi_result_name(code: u32) -> *const c_char {
+    let name = from_number(code)
+        .and_then(describe)
+        .map_or("Unknown\0", |(name, _)| name);
     name.as_ptr().cast()
+}
+
+/// A one-line English description of a status code (the meaning column of the table in
+/// docs/C_API.md), or "not a pachisi status code" for a number that is no status.
+///
+/// Unlike `pachisi_last_error` this depends on the code alone, not on a thread's last call:
+/// the message to show when the call's own message is not needed or not available.
+/// Returns a pointer to a static NUL-terminated string: valid for the life of the process; do
+/// not free it. Never NULL. Safe from any thread.
+#[unsafe(no_mangle)]
+pub extern "C" fn pachisi_result_description(code: u32) -> *const c_char {
+    let text = from_number(code)
+        .and_then(describe)
+        .map_or("not a pachisi status code\0", |(_, text)| text);
+    text.as_ptr().cast()
+}
+
+/// Panics inside the library on purpose, and returns what every entry point returns when the
+/// engine panics: `PACHISI_RESULT_PANIC`, with a message for `pachisi_last_error`, and nothing
+/// printed to stderr. For a program's own tests of its error handling (the library's C tests
+/// use it); it touches no handle and changes nothing.
+#[unsafe(no_mangle)]
+pub extern "C" fn pachisi_test_panic() -> pachisi_result {
+    boundary(|| panic!("pachisi_test_panic was called"))
 }
 
 #[cfg(test)]
@@ -244,15 +387,40 @@ mod tests {
 
     #[test]
     fn names_match_numbers() {
-        let name = |c: i32| {
+        let name = |c: u32| {
             unsafe { std::ffi::CStr::from_ptr(pachisi_result_name(c)) }
                 .to_str()
                 .unwrap()
                 .to_string()
         };
-        assert_eq!(name(pachisi_result::Ok as i32), "Ok");
-        assert_eq!(name(pachisi_result::InvalidRoll as i32), "InvalidRoll");
-        assert_eq!(name(pachisi_result::Panic as i32), "Panic");
-        assert_eq!(name(-3), "Unknown");
+        for code in 0..=200u32 {
+            match from_number(code) {
+                Some(r) => assert_eq!(r as u32, code),
+                None => assert_eq!(name(code), "Unknown"),
+            }
+        }
+        assert_eq!(name(pachisi_result::Ok as u32), "Ok");
+        assert_eq!(name(pachisi_result::InvalidRoll as u32), "InvalidRoll");
+        assert_eq!(name(pachisi_result::Panic as u32), "Panic");
+        assert_eq!(name(u32::MAX), "Unknown");
+    }
+
+    #[test]
+    fn messages_hold_no_nul_and_size_queries_keep_them() {
+        let r = boundary(|| {
+            Err(Failure::new(
+                pachisi_result::InvalidRules,
+                "bad \0 byte".to_string(),
+            ))
+        });
+        assert_eq!(r, pachisi_result::InvalidRules);
+        assert_eq!(last_error(), "bad \\u0000 byte");
+        let r = boundary(|| Err(Failure::new(pachisi_result::BufferTooSmall, "short")));
+        assert_eq!(r, pachisi_result::BufferTooSmall);
+        assert_eq!(
+            last_error(),
+            "bad \\u0000 byte",
+            "a size query keeps the message"
+        );
     }
 }

@@ -5,7 +5,7 @@ use crate::game::{pachisi_game, pachisi_roll, pachisi_step};
 use crate::pachisi_result;
 use crate::util::{Out, handle, handle_mut, write_slice};
 use crate::{PACHISI_MAX_STEPS, PACHISI_NO_SEAT};
-use engine::{Event, Play};
+use engine::{Event, Game, Play};
 
 /// A whole play: its steps, in order (a pass has none).
 #[repr(C)]
@@ -17,14 +17,15 @@ pub struct pachisi_play {
     pub steps: [pachisi_step; PACHISI_MAX_STEPS],
 }
 
-impl From<&Play> for pachisi_play {
-    fn from(p: &Play) -> pachisi_play {
+impl pachisi_play {
+    /// A play of `game` as C sees it (each step with its seat and colour).
+    pub(crate) fn of(game: &Game, p: &Play) -> pachisi_play {
         let mut out = pachisi_play {
             len: p.len() as u8,
             steps: [pachisi_step::default(); PACHISI_MAX_STEPS],
         };
         for (slot, s) in out.steps.iter_mut().zip(p.steps()) {
-            *slot = s.into();
+            *slot = pachisi_step::of(game, s);
         }
         out
     }
@@ -85,8 +86,9 @@ pub struct pachisi_event {
     pub play: pachisi_play,
 }
 
-impl From<&Event> for pachisi_event {
-    fn from(e: &Event) -> pachisi_event {
+impl pachisi_event {
+    /// An event of `game` as C sees it.
+    fn of(game: &Game, e: &Event) -> pachisi_event {
         let mut out = pachisi_event {
             kind: 0,
             seat: 0,
@@ -99,7 +101,7 @@ impl From<&Event> for pachisi_event {
             place: Default::default(),
             roll: Default::default(),
             step: Default::default(),
-            play: pachisi_play::from(&Play::new()),
+            play: pachisi_play::of(game, &Play::new()),
         };
         match *e {
             Event::Roll { seat, roll } => {
@@ -110,7 +112,7 @@ impl From<&Event> for pachisi_event {
             Event::Play { seat, ref play } => {
                 out.kind = pachisi_event_kind::Play as u8;
                 out.seat = seat;
-                out.play = play.into();
+                out.play = pachisi_play::of(game, play);
             }
             Event::Forfeit { seat } => {
                 out.kind = pachisi_event_kind::Forfeit as u8;
@@ -120,7 +122,7 @@ impl From<&Event> for pachisi_event {
                 out.kind = pachisi_event_kind::Step as u8;
                 out.seat = seat;
                 out.owner = step.seat;
-                out.step = step.into();
+                out.step = pachisi_step::of(game, step);
             }
             Event::Capture {
                 seat,
@@ -162,12 +164,13 @@ impl From<&Event> for pachisi_event {
 }
 
 fn write_events(
+    game: &Game,
     events: &[Event],
     buf: *mut pachisi_event,
     len: usize,
     written: *mut usize,
 ) -> crate::error::Outcome {
-    let converted: Vec<pachisi_event> = events.iter().map(pachisi_event::from).collect();
+    let converted: Vec<pachisi_event> = events.iter().map(|e| pachisi_event::of(game, e)).collect();
     unsafe { write_slice(&converted, buf, len, written) }
 }
 
@@ -191,7 +194,8 @@ pub unsafe extern "C" fn pachisi_game_events(
 ) -> pachisi_result {
     boundary(|| {
         let g = unsafe { handle(game, "game") }?;
-        write_events(g.game()?.events(), buf, len, written)
+        let game = g.game()?;
+        write_events(game, game.events(), buf, len, written)
     })
 }
 
@@ -213,7 +217,7 @@ pub unsafe extern "C" fn pachisi_game_history(
         let entry = history
             .get(index)
             .ok_or_else(|| Failure::index("history", index, history.len()))?;
-        write_events(&entry.events, buf, len, written)
+        write_events(g.game()?, &entry.events, buf, len, written)
     })
 }
 

@@ -3,35 +3,74 @@
 use crate::error::{Failure, Outcome, boundary};
 use crate::pachisi_result;
 use crate::rules::{pachisi_rules, rules_from_parts};
-use crate::util::{Out, handle, handle_mut, read_opt_str, read_str, write_slice, write_str};
-use engine::{ChanceOutcome, Game, Node, Play, Roll, Rules, Step, StepKind};
-use std::cell::OnceCell;
+use crate::util::{
+    Out, handle, handle_mut, read_opt_str, read_opt_str_n, read_str, read_str_n, write_slice,
+    write_str,
+};
+use engine::{ChanceOutcome, Game, Node, Play, Roll, RuleSystem, Rules, Step, StepKind};
 use std::ffi::c_char;
+use std::sync::{Mutex, OnceLock};
 
 /// A game in progress: rules, position, seeded generator, history. Opaque.
 ///
 /// Created by the `pachisi_game_new`/`_from_*` calls and `pachisi_game_clone`; owned by the
-/// caller; released with `pachisi_game_free`. A handle may move between threads but must not be
-/// used by two threads at once (not even for reading: it caches the legal plays); distinct
+/// caller; released with `pachisi_game_free`. A handle may move between threads. Every call
+/// taking a `const pachisi_game *` only reads, and any number of them may run at once on one
+/// handle from several threads; a call taking a `pachisi_game *` changes the game and needs
+/// the handle to itself (no other call on it, reading or writing, at the same time). Distinct
 /// handles are independent.
 ///
 /// The handle caches the lists the index-based calls read (legal plays, legal steps, chance
-/// outcomes): an index stays valid until the game changes (a successful roll, play, step,
-/// finish or undo). A failed call changes nothing, indices included.
+/// outcomes), filled once on first read under a lock-free once-cell that is safe from several
+/// threads: an index stays valid until the game changes (a successful roll, play, step, finish
+/// or undo). A failed call changes nothing, indices included.
 pub struct pachisi_game {
     game: Game,
-    notations: OnceCell<Vec<String>>,
-    chance: OnceCell<Vec<ChanceOutcome>>,
+    notations: OnceLock<Vec<String>>,
+    chance: OnceLock<Vec<ChanceOutcome>>,
+    /// The text a string output made for a call whose buffer was too small (the size query of
+    /// the two-call protocol), kept for the next call of the same output so that it does not
+    /// serialise the game a second time. Dropped when it is used and when the game changes.
+    pending: Mutex<Option<PendingText>>,
     /// Set while a mutation runs; still set afterwards only if the mutation panicked.
     broken: bool,
+}
+
+/// Which string output a [`PendingText`] belongs to (with its parameter, for the SVG).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub(crate) enum TextKind {
+    Json,
+    RulesJson,
+    Position,
+    LogText,
+    /// The picture, by the bits of its requested width (NaN compares equal to itself this way).
+    Svg(u64),
+}
+
+struct PendingText {
+    kind: TextKind,
+    text: String,
+}
+
+/// The seat that plays the pieces of `owner` (a `Step::seat`): the owner itself except in
+/// two-seat Classic Pachisi, where each seat plays two colours.
+fn seat_of_owner(game: &Game, owner: u8) -> u8 {
+    match game {
+        Game::Parcheesi(g) => g.system().seat_of_owner(owner),
+        Game::Family(g) => g.system().seat_of_owner(owner),
+        Game::Classic(g) => g.system().seat_of_owner(owner),
+        Game::Backgammon(g) => g.system().seat_of_owner(owner),
+        _ => owner,
+    }
 }
 
 impl pachisi_game {
     fn wrap(game: Game) -> *mut pachisi_game {
         Box::into_raw(Box::new(pachisi_game {
             game,
-            notations: OnceCell::new(),
-            chance: OnceCell::new(),
+            notations: OnceLock::new(),
+            chance: OnceLock::new(),
+            pending: Mutex::new(None),
             broken: false,
         }))
     }
@@ -82,14 +121,55 @@ impl pachisi_game {
         let result = change(&mut self.game);
         self.broken = false;
         let value = result?;
-        self.notations = OnceCell::new();
-        self.chance = OnceCell::new();
+        self.notations = OnceLock::new();
+        self.chance = OnceLock::new();
+        *self.pending.get_mut().unwrap_or_else(|e| e.into_inner()) = None;
         Ok(value)
+    }
+
+    /// A step of this game as C sees it.
+    pub(crate) fn c_step(&self, step: &Step) -> pachisi_step {
+        pachisi_step::of(&self.game, step)
+    }
+
+    /// Copies a string output into the caller's buffer, computing it with `make` unless the
+    /// size query just before kept it (see `pending`). A too-small buffer keeps the text for the
+    /// next call; any other outcome drops it.
+    fn write_text(
+        &self,
+        kind: TextKind,
+        make: impl FnOnce(&Game) -> String,
+        buf: *mut c_char,
+        len: usize,
+        written: *mut usize,
+    ) -> Outcome {
+        let game = self.game()?;
+        let kept = {
+            let mut slot = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+            match slot.take() {
+                Some(p) if p.kind == kind => Some(p.text),
+                other => {
+                    *slot = other;
+                    None
+                }
+            }
+        };
+        // Made outside the lock: readers on other threads are not held up by a serialisation.
+        let text = kept.unwrap_or_else(|| make(game));
+        let result = unsafe { write_str(&text, buf, len, written) };
+        if let Err(f) = &result {
+            if f.code == pachisi_result::BufferTooSmall {
+                let mut slot = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+                *slot = Some(PendingText { kind, text });
+            }
+        }
+        result
     }
 }
 
-/// What happens next in a game.
-#[repr(C)]
+/// What happens next in a game: a `uint32_t` in C (`-fshort-enums` cannot change its size), an
+/// enum with underlying type `uint32_t` in C++ and C23.
+#[repr(u32)]
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum pachisi_node {
     /// A roll (dice or cowries) is due: `pachisi_game_roll` or `pachisi_game_set_roll`.
@@ -120,15 +200,20 @@ pub enum pachisi_step_kind {
     Drop = 6,
 }
 
-/// One sub-move of a play (mirrors the engine's `Step`; 8 bytes).
+/// One sub-move of a play (the engine's `Step` and the seat that plays it; 9 bytes, all
+/// `uint8_t`).
 ///
-/// Positions `from`/`to` are in the moving seat's own coordinates as each variant documents
-/// (Pachisi family: steps from the seat's entry square, 0 the nest; backgammon: points numbered
-/// from the mover's side, 25 the bar, 0 off).
+/// Positions `from`/`to` are in the coordinates of the piece's colour as each variant documents
+/// (Pachisi family: steps from the colour's entry square, 0 the nest; backgammon: points
+/// numbered from the mover's side, 25 the bar, 0 off).
+///
+/// As input (`pachisi_game_step`, `pachisi_game_play_steps`) `seat` must be the seat that plays
+/// `colour` (what the legal steps hold), or the call fails with `ILLEGAL_MOVE`.
 #[repr(C)]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub struct pachisi_step {
-    /// The seat whose piece moves (a partner's seat when a finished seat plays for it).
+    /// The seat whose piece moves (0..seats): the seat to move, or its partner's seat when a
+    /// seat that has finished plays for its partner. Always a seat, in every variant.
     pub seat: u8,
     /// The piece's index within its seat, or `PACHISI_NO_PIECE`.
     pub piece: u8,
@@ -144,12 +229,19 @@ pub struct pachisi_step {
     pub captured: u8,
     /// A `pachisi_step_kind` value.
     pub kind: u8,
+    /// The colour (owner) of the moving piece: the board side its pieces start from and the
+    /// coordinates of `from`/`to`. It equals `seat` except in Classic Pachisi for two, where
+    /// seat s plays colours s and s + 2 (0..4).
+    pub colour: u8,
 }
 
-impl From<&Step> for pachisi_step {
-    fn from(s: &Step) -> pachisi_step {
+impl pachisi_step {
+    /// A step of `game` as C sees it: the engine's step (whose `seat` is the piece's owner,
+    /// the colour) and the seat that plays that colour.
+    pub(crate) fn of(game: &Game, s: &Step) -> pachisi_step {
         pachisi_step {
-            seat: s.seat,
+            seat: seat_of_owner(game, s.seat),
+            colour: s.seat,
             piece: s.piece,
             from: s.from,
             to: s.to,
@@ -162,7 +254,18 @@ impl From<&Step> for pachisi_step {
 }
 
 impl pachisi_step {
-    fn to_engine(self) -> Outcome<Step> {
+    /// The engine's step; `seat` must be the seat that plays `colour` in `game`.
+    fn to_engine(self, game: &Game) -> Outcome<Step> {
+        let seat = seat_of_owner(game, self.colour);
+        if self.seat != seat {
+            return Err(Failure::new(
+                pachisi_result::IllegalMove,
+                format!(
+                    "illegal move: step seat {} does not play colour {} (seat {seat} does)",
+                    self.seat, self.colour
+                ),
+            ));
+        }
         let kind = match self.kind {
             0 => StepKind::Move,
             1 => StepKind::Enter,
@@ -179,7 +282,7 @@ impl pachisi_step {
             }
         };
         Ok(Step {
-            seat: self.seat,
+            seat: self.colour,
             piece: self.piece,
             from: self.from,
             to: self.to,
@@ -231,8 +334,18 @@ impl From<Roll> for pachisi_roll {
 }
 
 impl pachisi_roll {
+    /// The engine's roll. The field the kind does not use must be 0, so that a roll built for
+    /// the wrong kind is an error rather than silently read as another roll.
     pub(crate) fn to_engine(self) -> Outcome<Roll> {
+        let unused = |field: &str| {
+            Err(Failure::new(
+                pachisi_result::InvalidRoll,
+                format!("invalid roll: `{field}` must be 0 for this roll kind"),
+            ))
+        };
         match self.kind {
+            0 if self.up != 0 => unused("up"),
+            1 if self.dice != [0, 0] => unused("dice"),
             0 => Ok(Roll::Dice(self.dice)),
             1 => Ok(Roll::Cowries(self.up)),
             k => Err(Failure::new(
@@ -306,6 +419,23 @@ pub unsafe extern "C" fn pachisi_game_from_preset(
     })
 }
 
+/// `pachisi_game_from_preset` with pointer+length strings (as `pachisi_rules_from_preset_n`).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_from_preset_n(
+    name: *const c_char,
+    name_len: usize,
+    options_json: *const c_char,
+    options_len: usize,
+    seed: u64,
+    out: *mut *mut pachisi_game,
+) -> pachisi_result {
+    create(out, || {
+        let name = unsafe { read_str_n(name, name_len, "name") }?;
+        let options = unsafe { read_opt_str_n(options_json, options_len, "options_json") }?;
+        Ok(Game::new(&rules_from_parts(name, options)?, seed))
+    })
+}
+
 /// A new game from a rules JSON document (`{"variant": ..., options}`).
 ///
 /// - `rules_json`: NUL-terminated, borrowed for the call.
@@ -318,6 +448,20 @@ pub unsafe extern "C" fn pachisi_game_from_rules_json(
 ) -> pachisi_result {
     create(out, || {
         let text = unsafe { read_str(rules_json, "rules_json") }?;
+        Ok(Game::new(&Rules::from_json(text)?, seed))
+    })
+}
+
+/// `pachisi_game_from_rules_json` with a pointer+length string: `rules_json` is `len` bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_from_rules_json_n(
+    rules_json: *const c_char,
+    len: usize,
+    seed: u64,
+    out: *mut *mut pachisi_game,
+) -> pachisi_result {
+    create(out, || {
+        let text = unsafe { read_str_n(rules_json, len, "rules_json") }?;
         Ok(Game::new(&Rules::from_json(text)?, seed))
     })
 }
@@ -344,6 +488,22 @@ pub unsafe extern "C" fn pachisi_game_from_position(
     })
 }
 
+/// `pachisi_game_from_position` with a pointer+length string: `position` is `len` bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_from_position_n(
+    rules: *const pachisi_rules,
+    position: *const c_char,
+    len: usize,
+    seed: u64,
+    out: *mut *mut pachisi_game,
+) -> pachisi_result {
+    create(out, || {
+        let rules = unsafe { handle(rules, "rules") }?;
+        let text = unsafe { read_str_n(position, len, "position") }?;
+        Ok(Game::from_position(&rules.rules, text, seed)?)
+    })
+}
+
 /// A game read from the JSON of a whole game (what `pachisi_game_to_json` writes: rules,
 /// position, steps taken, generator state, history).
 ///
@@ -359,6 +519,19 @@ pub unsafe extern "C" fn pachisi_game_from_json(
 ) -> pachisi_result {
     create(out, || {
         let text = unsafe { read_str(json, "json") }?;
+        Ok(Game::from_json(text)?)
+    })
+}
+
+/// `pachisi_game_from_json` with a pointer+length string: `json` is `len` bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_from_json_n(
+    json: *const c_char,
+    len: usize,
+    out: *mut *mut pachisi_game,
+) -> pachisi_result {
+    create(out, || {
+        let text = unsafe { read_str_n(json, len, "json") }?;
         Ok(Game::from_json(text)?)
     })
 }
@@ -411,12 +584,12 @@ fn read_text(
     buf: *mut c_char,
     len: usize,
     written: *mut usize,
-    text: impl FnOnce(&Game) -> Outcome<String>,
+    kind: TextKind,
+    text: impl FnOnce(&Game) -> String,
 ) -> pachisi_result {
     boundary(|| {
         let g = unsafe { handle(game, "game") }?;
-        let s = text(g.game()?)?;
-        unsafe { write_str(&s, buf, len, written) }
+        g.write_text(kind, text, buf, len, written)
     })
 }
 
@@ -426,6 +599,13 @@ fn read_text(
 /// String output: `buf` (caller-owned, `len` bytes; may be NULL when `len` is 0) receives the
 /// NUL-terminated text on success; `*written` receives the size in bytes including the NUL, on
 /// success and on `PACHISI_RESULT_BUFFER_TOO_SMALL` (then `buf` is untouched).
+///
+/// The game's string outputs (this one, `_rules_json`, `_position`, `_log_text`, `_svg`) make
+/// their text once per size query and copy: the text made for a call that returned
+/// `BUFFER_TOO_SMALL` is kept by the handle and copied by the next call of the same output
+/// (same `size` for the SVG), so the usual ask-allocate-copy sequence serialises the game once.
+/// The kept text is dropped when it is copied, when the game changes, or when the handle is
+/// freed.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn pachisi_game_to_json(
     game: *const pachisi_game,
@@ -433,7 +613,7 @@ pub unsafe extern "C" fn pachisi_game_to_json(
     len: usize,
     written: *mut usize,
 ) -> pachisi_result {
-    read_text(game, buf, len, written, |g| Ok(g.to_json()))
+    read_text(game, buf, len, written, TextKind::Json, |g| g.to_json())
 }
 
 /// Copies the game's rules as JSON into `buf` (string output as for `pachisi_game_to_json`).
@@ -444,7 +624,9 @@ pub unsafe extern "C" fn pachisi_game_rules_json(
     len: usize,
     written: *mut usize,
 ) -> pachisi_result {
-    read_text(game, buf, len, written, |g| Ok(g.rules().to_json()))
+    read_text(game, buf, len, written, TextKind::RulesJson, |g| {
+        g.rules().to_json()
+    })
 }
 
 /// Copies the game's preset name into `buf` (string output as for `pachisi_game_to_json`).
@@ -455,7 +637,10 @@ pub unsafe extern "C" fn pachisi_game_variant(
     len: usize,
     written: *mut usize,
 ) -> pachisi_result {
-    read_text(game, buf, len, written, |g| Ok(g.variant().to_string()))
+    boundary(|| {
+        let g = unsafe { handle(game, "game") }?;
+        unsafe { write_str(g.game()?.variant(), buf, len, written) }
+    })
 }
 
 /// A new rules handle holding the game's rules.
@@ -484,7 +669,9 @@ pub unsafe extern "C" fn pachisi_game_position(
     len: usize,
     written: *mut usize,
 ) -> pachisi_result {
-    read_text(game, buf, len, written, |g| Ok(g.position()))
+    read_text(game, buf, len, written, TextKind::Position, |g| {
+        g.position()
+    })
 }
 
 /// Copies the game's log as text into `buf`, one event per line: `roll <seat> <roll>`,
@@ -497,7 +684,7 @@ pub unsafe extern "C" fn pachisi_game_log_text(
     len: usize,
     written: *mut usize,
 ) -> pachisi_result {
-    read_text(game, buf, len, written, |g| Ok(g.log_text()))
+    read_text(game, buf, len, written, TextKind::LogText, |g| g.log_text())
 }
 
 /// Copies a picture of the board, an SVG document `size` pixels wide, into `buf` (string output
@@ -516,7 +703,14 @@ pub unsafe extern "C" fn pachisi_game_svg(
     len: usize,
     written: *mut usize,
 ) -> pachisi_result {
-    read_text(game, buf, len, written, |g| Ok(g.svg(size)))
+    read_text(
+        game,
+        buf,
+        len,
+        written,
+        TextKind::Svg(size.to_bits()),
+        |g| g.svg(size),
+    )
 }
 
 /// Writes the number of seats to `*out`.
@@ -769,7 +963,7 @@ pub unsafe extern "C" fn pachisi_game_legal_play(
         let g = unsafe { handle(game, "game") }?;
         g.check()?;
         let play = legal_play(g, index)?;
-        let converted: Vec<pachisi_step> = play.steps().iter().map(pachisi_step::from).collect();
+        let converted: Vec<pachisi_step> = play.steps().iter().map(|s| g.c_step(s)).collect();
         unsafe { write_slice(&converted, steps, len, written) }
     })
 }
@@ -828,6 +1022,20 @@ pub unsafe extern "C" fn pachisi_game_play_notation(
     })
 }
 
+/// `pachisi_game_play_notation` with a pointer+length string: `notation` is `len` bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_play_notation_n(
+    game: *mut pachisi_game,
+    notation: *const c_char,
+    len: usize,
+) -> pachisi_result {
+    boundary(|| {
+        let g = unsafe { handle_mut(game, "game") }?;
+        let text = unsafe { read_str_n(notation, len, "notation") }?;
+        g.mutate(|game| game.play_notation(text))
+    })
+}
+
 /// Makes the complete play given as its steps (all of them, including any already taken).
 ///
 /// - `steps`: caller-owned array of `len` steps, borrowed for the call (may be NULL when `len`
@@ -859,9 +1067,10 @@ pub unsafe extern "C" fn pachisi_game_play_steps(
         } else {
             unsafe { std::slice::from_raw_parts(steps, len) }
         };
+        g.check()?;
         let mut play = Play::new();
         for s in given {
-            play.push(s.to_engine()?);
+            play.push(s.to_engine(&g.game)?);
         }
         g.mutate(|game| game.play(&play))
     })
@@ -894,9 +1103,7 @@ pub unsafe extern "C" fn pachisi_game_legal_step(
     index: usize,
     out: *mut pachisi_step,
 ) -> pachisi_result {
-    read(game, out, |g| {
-        Ok(pachisi_step::from(&legal_step(g, index)?))
-    })
+    read(game, out, |g| Ok(g.c_step(&legal_step(g, index)?)))
 }
 
 /// Takes legal next step number `index`. When the steps taken form a complete play that no
@@ -929,7 +1136,8 @@ pub unsafe extern "C" fn pachisi_game_step(
 ) -> pachisi_result {
     boundary(|| {
         let g = unsafe { handle_mut(game, "game") }?;
-        let s = unsafe { handle(step, "step") }?.to_engine()?;
+        g.check()?;
+        let s = unsafe { handle(step, "step") }?.to_engine(&g.game)?;
         g.mutate(|game| game.step(&s))
     })
 }
@@ -945,7 +1153,7 @@ pub unsafe extern "C" fn pachisi_game_taken_steps(
 ) -> pachisi_result {
     boundary(|| {
         let g = unsafe { handle(game, "game") }?;
-        let taken: Vec<pachisi_step> = g.game()?.taken().iter().map(pachisi_step::from).collect();
+        let taken: Vec<pachisi_step> = g.game()?.taken().iter().map(|s| g.c_step(s)).collect();
         unsafe { write_slice(&taken, steps, len, written) }
     })
 }
@@ -1036,8 +1244,11 @@ mod tests {
 
     #[test]
     fn steps_convert_both_ways() {
+        // Classic Pachisi for two: seat 0 plays colours 0 and 2.
+        let rules = Rules::with_options("pachisi", &serde_json::json!({"seats": 2})).unwrap();
+        let game = Game::new(&rules, 1);
         let s = Step {
-            seat: 1,
+            seat: 2,
             piece: 2,
             from: 3,
             to: 4,
@@ -1046,15 +1257,86 @@ mod tests {
             captured: 1,
             kind: StepKind::Bonus,
         };
-        assert_eq!(pachisi_step::from(&s).to_engine().unwrap(), s);
-        assert_eq!(std::mem::size_of::<pachisi_step>(), 8);
-        let bad = pachisi_step {
-            kind: 7,
-            ..pachisi_step::from(&s)
-        };
+        let c = pachisi_step::of(&game, &s);
+        assert_eq!((c.seat, c.colour), (0, 2));
+        assert_eq!(c.to_engine(&game).unwrap(), s);
+        assert_eq!(std::mem::size_of::<pachisi_step>(), 9);
+        let bad = pachisi_step { kind: 7, ..c };
         assert_eq!(
-            bad.to_engine().unwrap_err().code,
+            bad.to_engine(&game).unwrap_err().code,
             pachisi_result::IllegalMove
         );
+        let wrong_seat = pachisi_step { seat: 1, ..c };
+        let e = wrong_seat.to_engine(&game).unwrap_err();
+        assert_eq!(e.code, pachisi_result::IllegalMove);
+        assert!(e.message.contains("colour 2"), "{}", e.message);
+    }
+
+    #[test]
+    fn rolls_reject_a_nonzero_unused_field() {
+        let dice = pachisi_roll {
+            kind: 0,
+            dice: [3, 4],
+            up: 1,
+        };
+        assert_eq!(
+            dice.to_engine().unwrap_err().code,
+            pachisi_result::InvalidRoll
+        );
+        let cowries = pachisi_roll {
+            kind: 1,
+            dice: [0, 1],
+            up: 2,
+        };
+        assert_eq!(
+            cowries.to_engine().unwrap_err().code,
+            pachisi_result::InvalidRoll
+        );
+        assert_eq!(
+            pachisi_roll { up: 0, ..dice }.to_engine().unwrap(),
+            Roll::Dice([3, 4])
+        );
+    }
+
+    #[test]
+    fn a_size_query_keeps_the_text_for_the_copy() {
+        fn assert_sync<T: Sync + Send>() {}
+        assert_sync::<pachisi_game>();
+        let g = new_game();
+        let pending = |g: *mut pachisi_game| {
+            unsafe { &*g }
+                .pending
+                .lock()
+                .unwrap()
+                .as_ref()
+                .map(|p| (p.kind, p.text.clone()))
+        };
+        let mut needed = 0usize;
+        let r = unsafe { pachisi_game_to_json(g, std::ptr::null_mut(), 0, &mut needed) };
+        assert_eq!(r, pachisi_result::BufferTooSmall);
+        let (kind, kept) = pending(g).expect("the size query keeps the text");
+        assert_eq!((kind, kept.len() + 1), (TextKind::Json, needed));
+        // Another output neither uses nor drops it.
+        let r = unsafe { pachisi_game_position(g, std::ptr::null_mut(), 0, &mut needed) };
+        assert_eq!(r, pachisi_result::BufferTooSmall);
+        assert_eq!(pending(g).map(|p| p.0), Some(TextKind::Position));
+        let mut n = 0usize;
+        let r = unsafe { pachisi_game_to_json(g, std::ptr::null_mut(), 0, &mut n) };
+        assert_eq!(r, pachisi_result::BufferTooSmall);
+        let mut buf = vec![0 as c_char; n];
+        let r = unsafe { pachisi_game_to_json(g, buf.as_mut_ptr(), n, &mut n) };
+        assert_eq!(r, pachisi_result::Ok);
+        assert!(pending(g).is_none(), "the copy takes the kept text");
+        let text: Vec<u8> = buf[..n - 1].iter().map(|&c| c as u8).collect();
+        assert_eq!(String::from_utf8(text).unwrap(), kept);
+        // A change of the game drops a kept text.
+        let r = unsafe { pachisi_game_to_json(g, std::ptr::null_mut(), 0, &mut n) };
+        assert_eq!(r, pachisi_result::BufferTooSmall);
+        assert_eq!(
+            unsafe { pachisi_game_roll(g, std::ptr::null_mut()) },
+            pachisi_result::Ok
+        );
+        assert!(pending(g).is_none());
+        unsafe { pachisi_game_free(g) };
     }
 }

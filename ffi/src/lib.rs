@@ -10,8 +10,9 @@
 //! - Every fallible call returns a `pachisi_result`; outputs go through out-parameters that are
 //!   written only on success (the one exception: `*written` of a too-small buffer, see below).
 //!   A failed call leaves the game unchanged.
-//! - Strings in are NUL-terminated UTF-8, borrowed for the duration of the call only. Strings
-//!   out are copied into caller-owned buffers with a NUL terminator.
+//! - Strings in are UTF-8, borrowed for the duration of the call only: NUL-terminated, or
+//!   pointer+length through the `_n` variant of each call. Strings out are copied into
+//!   caller-owned buffers with a NUL terminator.
 //! - No Rust panic unwinds into C: each entry point catches it and returns
 //!   `PACHISI_RESULT_PANIC`.
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
@@ -32,7 +33,10 @@ mod sim;
 mod util;
 
 pub use board::*;
-pub use error::{pachisi_last_error, pachisi_result, pachisi_result_name};
+pub use error::{
+    pachisi_last_error, pachisi_result, pachisi_result_description, pachisi_result_name,
+    pachisi_test_panic,
+};
 pub use events::*;
 pub use game::*;
 pub use options::*;
@@ -44,8 +48,12 @@ use std::ffi::c_char;
 
 /// Version of the C ABI described by this header. It changes only when a change breaks
 /// binary compatibility (a function removed or its signature changed, a struct's layout or a
-/// status code's number changed); additions keep it.
-pub const PACHISI_ABI_VERSION: u32 = 1;
+/// status code's number changed); additions keep it. It is also the major number of the shared
+/// library's SONAME (`libpachisi.so.2`).
+///
+/// 2: `pachisi_result` and `pachisi_node` are `uint32_t` (fixed width), `pachisi_step` gained
+/// `colour` (its `seat` is now always a seat), `pachisi_result_name` takes a `uint32_t`.
+pub const PACHISI_ABI_VERSION: u32 = 2;
 
 /// The most steps one play can hold: a buffer of this many `pachisi_step` always suffices.
 pub const PACHISI_MAX_STEPS: usize = 24;

@@ -3,14 +3,15 @@
 use crate::error::{Failure, Outcome, boundary};
 use crate::game::pachisi_game;
 use crate::pachisi_result;
-use crate::util::{Out, handle, handle_mut, read_str, write_str};
+use crate::util::{Out, handle, handle_mut, read_str, read_str_n, write_str};
 use std::ffi::c_char;
 
 /// A player: a built-in policy with its own seeded generator. Opaque.
 ///
 /// Created by `pachisi_policy_new`, owned by the caller, released with `pachisi_policy_free`.
-/// A handle may move between threads but must not be used by two threads at once; it does not
-/// borrow any game.
+/// A handle may move between threads but must not be used by two threads at once (choosing
+/// advances its generator); it does not borrow any game. `pachisi_policy_choose` only reads the
+/// game, so players on several threads may choose for one game at once.
 pub struct pachisi_policy {
     policy: Box<dyn engine::Policy>,
     /// Set while a choice runs; still set afterwards only if it panicked.
@@ -36,13 +37,32 @@ pub unsafe extern "C" fn pachisi_policy_new(
     boundary(|| {
         let out = unsafe { Out::new(out, "out") }?;
         let spec = unsafe { read_str(spec, "spec") }?;
-        let policy = engine::players::from_spec_seeded(spec, seed)?;
-        out.set(Box::into_raw(Box::new(pachisi_policy {
-            policy,
-            broken: false,
-        })));
-        Ok(())
+        new_policy(out, spec, seed)
     })
+}
+
+/// `pachisi_policy_new` with a pointer+length string: `spec` is `len` bytes of UTF-8.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_policy_new_n(
+    spec: *const c_char,
+    len: usize,
+    seed: u64,
+    out: *mut *mut pachisi_policy,
+) -> pachisi_result {
+    boundary(|| {
+        let out = unsafe { Out::new(out, "out") }?;
+        let spec = unsafe { read_str_n(spec, len, "spec") }?;
+        new_policy(out, spec, seed)
+    })
+}
+
+fn new_policy(out: Out<*mut pachisi_policy>, spec: &str, seed: u64) -> Outcome {
+    let policy = engine::players::from_spec_seeded(spec, seed)?;
+    out.set(Box::into_raw(Box::new(pachisi_policy {
+        policy,
+        broken: false,
+    })));
+    Ok(())
 }
 
 /// Chooses a play of `game`: writes to `*index` the index of the chosen play in the game's

@@ -2,15 +2,15 @@
 
 use crate::error::{Failure, Outcome, boundary, boundary_value};
 use crate::pachisi_result;
-use crate::util::{Out, handle, read_opt_str, read_str, write_str};
+use crate::util::{Out, handle, read_opt_str, read_opt_str_n, read_str, read_str_n, write_str};
 use engine::Rules;
 use std::ffi::c_char;
 
 /// A validated variant: a preset and the value of every option. Opaque.
 ///
 /// Created by `pachisi_rules_from_preset`, `pachisi_rules_from_json` or `pachisi_game_rules`;
-/// owned by the caller; released with `pachisi_rules_free`. Immutable once made, so it may be
-/// read from several threads at once.
+/// owned by the caller; released with `pachisi_rules_free`. Immutable once made: every call
+/// taking a `const pachisi_rules *` may run on several threads at once on one handle.
 pub struct pachisi_rules {
     pub(crate) rules: Rules,
 }
@@ -26,6 +26,16 @@ pub(crate) fn rules_from_parts(name: &str, options: Option<&str>) -> Outcome<Rul
                     format!("invalid JSON: options: {e}"),
                 )
             })?;
+            // The engine's overlay accepts a `variant` key that repeats the preset (so a whole
+            // rules object can be overlaid); here the preset is the separate `name`, so such a
+            // key is a mistake to report, not a no-op.
+            if value.get("variant").is_some() {
+                return Err(Failure::new(
+                    pachisi_result::InvalidRules,
+                    "options: `variant` is not an option: the preset is the `name` argument \
+                     (a whole rules document goes to pachisi_rules_from_json)",
+                ));
+            }
             Rules::with_options(name, &value)?
         }
     })
@@ -70,8 +80,8 @@ pub unsafe extern "C" fn pachisi_variant_name(
 ///   releases it with `pachisi_rules_free`.
 ///
 /// Errors: `UNKNOWN_VARIANT`, `INVALID_JSON` (options not JSON), `INVALID_RULES` (unknown
-/// option, wrong type, invalid combination, options not an object), `NULL_POINTER`,
-/// `INVALID_UTF8`.
+/// option, a `variant` key, wrong type, invalid combination, options not an object),
+/// `NULL_POINTER`, `INVALID_UTF8`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn pachisi_rules_from_preset(
     name: *const c_char,
@@ -81,11 +91,34 @@ pub unsafe extern "C" fn pachisi_rules_from_preset(
     boundary(|| {
         let name = unsafe { read_str(name, "name") }?;
         let options = unsafe { read_opt_str(options_json, "options_json") }?;
-        let out = unsafe { Out::new(out, "out") }?;
-        let rules = rules_from_parts(name, options)?;
-        out.set(Box::into_raw(Box::new(pachisi_rules { rules })));
-        Ok(())
+        new_rules(out, || rules_from_parts(name, options))
     })
+}
+
+/// `pachisi_rules_from_preset` with pointer+length strings: `name` is `name_len` bytes of
+/// UTF-8 and `options_json` is `options_len` bytes (no NUL terminator needed; NULL with length
+/// 0 for the defaults). A NULL `name` with `name_len` 0 is the empty name.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_rules_from_preset_n(
+    name: *const c_char,
+    name_len: usize,
+    options_json: *const c_char,
+    options_len: usize,
+    out: *mut *mut pachisi_rules,
+) -> pachisi_result {
+    boundary(|| {
+        let name = unsafe { read_str_n(name, name_len, "name") }?;
+        let options = unsafe { read_opt_str_n(options_json, options_len, "options_json") }?;
+        new_rules(out, || rules_from_parts(name, options))
+    })
+}
+
+/// Writes a new rules handle to `out` (checked before anything is allocated).
+fn new_rules(out: *mut *mut pachisi_rules, make: impl FnOnce() -> Outcome<Rules>) -> Outcome {
+    let out = unsafe { Out::new(out, "out") }?;
+    let rules = make()?;
+    out.set(Box::into_raw(Box::new(pachisi_rules { rules })));
+    Ok(())
 }
 
 /// Makes rules from a JSON document `{"variant": "<preset>", ...options}` (the format
@@ -102,10 +135,20 @@ pub unsafe extern "C" fn pachisi_rules_from_json(
 ) -> pachisi_result {
     boundary(|| {
         let json = unsafe { read_str(json, "json") }?;
-        let out = unsafe { Out::new(out, "out") }?;
-        let rules = Rules::from_json(json)?;
-        out.set(Box::into_raw(Box::new(pachisi_rules { rules })));
-        Ok(())
+        new_rules(out, || Ok(Rules::from_json(json)?))
+    })
+}
+
+/// `pachisi_rules_from_json` with a pointer+length string: `json` is `len` bytes of UTF-8.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_rules_from_json_n(
+    json: *const c_char,
+    len: usize,
+    out: *mut *mut pachisi_rules,
+) -> pachisi_result {
+    boundary(|| {
+        let json = unsafe { read_str_n(json, len, "json") }?;
+        new_rules(out, || Ok(Rules::from_json(json)?))
     })
 }
 

@@ -20,6 +20,47 @@ pub(crate) unsafe fn read_str<'a>(ptr: *const c_char, what: &str) -> Outcome<&'a
     })
 }
 
+/// Borrows `len` bytes of UTF-8 from C (no terminator needed; a NUL byte inside is a
+/// character like any other). NULL is allowed when `len` is 0 (the empty string).
+pub(crate) unsafe fn read_str_n<'a>(
+    ptr: *const c_char,
+    len: usize,
+    what: &str,
+) -> Outcome<&'a str> {
+    if ptr.is_null() {
+        if len == 0 {
+            return Ok("");
+        }
+        return Err(Failure::null(what));
+    }
+    if len > isize::MAX as usize {
+        return Err(Failure::new(
+            pachisi_result::IndexOutOfRange,
+            format!("`{what}` length {len} is larger than any object"),
+        ));
+    }
+    let bytes = unsafe { std::slice::from_raw_parts(ptr.cast::<u8>(), len) };
+    std::str::from_utf8(bytes).map_err(|e| {
+        Failure::new(
+            pachisi_result::InvalidUtf8,
+            format!("`{what}` is not valid UTF-8: {e}"),
+        )
+    })
+}
+
+/// Like [`read_str_n`], but NULL reads as `None` (then `len` must be 0).
+pub(crate) unsafe fn read_opt_str_n<'a>(
+    ptr: *const c_char,
+    len: usize,
+    what: &str,
+) -> Outcome<Option<&'a str>> {
+    if ptr.is_null() && len == 0 {
+        Ok(None)
+    } else {
+        unsafe { read_str_n(ptr, len, what) }.map(Some)
+    }
+}
+
 /// Like [`read_str`], but NULL reads as `None`.
 pub(crate) unsafe fn read_opt_str<'a>(ptr: *const c_char, what: &str) -> Outcome<Option<&'a str>> {
     if ptr.is_null() {

@@ -13,8 +13,8 @@ mod moves;
 mod players;
 mod rules;
 mod simulate;
-mod vecenv;
 mod study;
+mod vecenv;
 
 use pyo3::prelude::*;
 

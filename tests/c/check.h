@@ -37,8 +37,8 @@ static inline const char *last_error(void) {
         pachisi_result got_ = (call);                                                          \
         if (got_ != (want))                                                                    \
             fprintf(stderr, "%s:%d: %s returned %s (%s), expected %s\n", __FILE__, __LINE__,   \
-                    #call, pachisi_result_name((int32_t)got_), last_error(),                   \
-                    pachisi_result_name((int32_t)(want)));                                     \
+                    #call, pachisi_result_name(got_), last_error(),                            \
+                    pachisi_result_name((want)));                                              \
         check_report(got_ == (want), __FILE__, __LINE__, #call);                               \
     } while (0)
 

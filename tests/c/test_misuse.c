@@ -46,7 +46,7 @@ static void test_versions_and_names(void) {
           PACHISI_RESULT_WRONG_PHASE == 8 && PACHISI_RESULT_NULL_POINTER == 100 &&
           PACHISI_RESULT_BUFFER_TOO_SMALL == 101 && PACHISI_RESULT_INDEX_OUT_OF_RANGE == 102 &&
           PACHISI_RESULT_INVALID_UTF8 == 103 && PACHISI_RESULT_PANIC == 104);
-    CHECK(sizeof(pachisi_step) == 8);
+    CHECK(sizeof(pachisi_step) == 9);
 }
 
 static void test_free_null(void) {
@@ -132,7 +132,7 @@ static void test_null_arguments(pachisi_game *g) {
     pachisi_node node;
     pachisi_outcome outcome;
     pachisi_roll roll;
-    pachisi_step step = {0, 0, 0, 0, 0, 1, 0, 0};
+    pachisi_step step = {0, 0, 0, 0, 0, 1, 0, 0, 0};
     pachisi_rules *rules = NULL;
 
     /* NULL game. */
@@ -288,7 +288,7 @@ static void test_wrong_moves(pachisi_game *g, const char *preset) {
     EXPECT_STATUS(pachisi_game_chance_outcome(g, outcomes, &roll, &p),
                   PACHISI_RESULT_INDEX_OUT_OF_RANGE);
 
-    pachisi_step bogus = {0, 0, 0, 0, 0, 1, 0, 99};
+    pachisi_step bogus = {0, 0, 0, 0, 0, 1, 0, 99, 0};
     pachisi_result st = pachisi_game_step(g, &bogus);
     CHECK(st == PACHISI_RESULT_ILLEGAL_MOVE);
     st = pachisi_game_play_steps(g, &bogus, 1);

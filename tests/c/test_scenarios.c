@@ -126,7 +126,7 @@ static int roll_and_check(pachisi_game *g, const jm_value *entry) {
     pachisi_result status = PACHISI_RESULT_OK;
     int ok = set_roll(g, jm_get(entry, "roll"), &status);
     if (ok && error) {
-        const char *name = pachisi_result_name((int32_t)status);
+        const char *name = pachisi_result_name(status);
         if (error->type != JM_STRING) {
             ok = fail("`error` must be a string%s%s", "", "");
         } else if (strcmp(name, error->string)) {
@@ -138,7 +138,7 @@ static int roll_and_check(pachisi_game *g, const jm_value *entry) {
             free(after);
         }
     } else if (ok && status != PACHISI_RESULT_OK) {
-        ok = fail("roll failed: %s: %s", pachisi_result_name((int32_t)status), last_error());
+        ok = fail("roll failed: %s: %s", pachisi_result_name(status), last_error());
     } else if (ok) {
         const jm_value *plays = jm_get(entry, "plays");
         if (plays) ok = check_plays(g, plays);
