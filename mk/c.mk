@@ -35,7 +35,8 @@ C_LINK_STATIC := $(C_STATIC) $(C_STATIC_SYSLIBS)
 ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 C_SOURCES := examples/c/play_all.c examples/c/simulate.c examples/c/play_vs_bots.c \
-	tests/c/test_misuse.c tests/c/test_api.c tests/c/test_scenarios.c tests/c/test_players.c
+	tests/c/test_misuse.c tests/c/test_api.c tests/c/test_scenarios.c tests/c/test_players.c \
+	tests/c/test_simulate.c
 CXX_SOURCES := examples/cpp/play_all.cpp examples/cpp/simulate.cpp tests/c/test_cpp.cpp
 C_NAMES := $(basename $(C_SOURCES) $(CXX_SOURCES))
 C_TEST_NAMES := $(filter tests/%,$(C_NAMES))

@@ -123,9 +123,27 @@ impl<R: RuleSystem> GameOf<R> {
     pub fn log(&self) -> &[Event] {
         &self.log
     }
-    /// What happens next.
+    /// What happens next: [`Node::Over`] also when the game is truncated (G-A).
     pub fn node(&self) -> Node {
-        self.system.node(&self.current)
+        match self.system.node(&self.current) {
+            Node::Chance if self.past_max_rolls() => Node::Over,
+            n => n,
+        }
+    }
+    /// Rolls (chance events) made since the game began, or since its starting position.
+    pub fn rolls(&self) -> usize {
+        self.log
+            .iter()
+            .filter(|e| matches!(e, Event::Roll { .. }))
+            .count()
+    }
+    fn past_max_rolls(&self) -> bool {
+        self.rolls() >= self.system.max_rolls() as usize
+    }
+    /// Whether the game ended because a roll was due after the rules' `max_rolls` rolls: it is
+    /// over with no winner (decision G-A of `docs/RULES.md`).
+    pub fn is_truncated(&self) -> bool {
+        self.system.node(&self.current) == Node::Chance && self.past_max_rolls()
     }
     /// Whether the next event is a roll.
     pub fn is_chance_node(&self) -> bool {
@@ -631,9 +649,70 @@ impl<R: RuleSystem> GameOf<R> {
         Ok(())
     }
 
+    /// The path of the first field of a game record that does not read (`state`,
+    /// `history[3].taken`, `log[12]`...), for the error message.
+    fn json_error_path(value: &Value) -> String {
+        fn fails<T: serde::de::DeserializeOwned>(v: &Value) -> bool {
+            serde_json::from_value::<T>(v.clone()).is_err()
+        }
+        let Some(obj) = value.as_object() else {
+            return "(the record)".into();
+        };
+        for key in ["rules", "state", "taken", "rng", "history", "log"] {
+            if !obj.contains_key(key) {
+                return key.into();
+            }
+        }
+        if fails::<R::State>(&obj["state"]) {
+            return "state".into();
+        }
+        if fails::<Play>(&obj["taken"]) {
+            return "taken".into();
+        }
+        match obj["history"].as_array() {
+            None => return "history".into(),
+            Some(items) => {
+                for (i, h) in items.iter().enumerate() {
+                    if fails::<Snapshot<R::State>>(h) {
+                        for key in ["state", "taken", "rng", "log_len"] {
+                            let bad = match (key, h.get(key)) {
+                                (_, None) => true,
+                                ("state", Some(v)) => fails::<R::State>(v),
+                                ("taken", Some(v)) => fails::<Play>(v),
+                                ("log_len", Some(v)) => fails::<usize>(v),
+                                _ => false,
+                            };
+                            if bad {
+                                return format!("history[{i}].{key}");
+                            }
+                        }
+                        return format!("history[{i}]");
+                    }
+                }
+            }
+        }
+        match obj["log"].as_array() {
+            None => return "log".into(),
+            Some(items) => {
+                if let Some(i) = items.iter().position(fails::<Event>) {
+                    return format!("log[{i}]");
+                }
+            }
+        }
+        "rng".into()
+    }
+
     fn from_value_with(system: R, value: Value) -> Result<GameOf<R>> {
-        let j: GameJson<R::State> =
-            serde_json::from_value(value).map_err(|e| Error::InvalidJson(e.to_string()))?;
+        let j: GameJson<R::State> = match serde_json::from_value(value.clone()) {
+            Ok(j) => j,
+            Err(e) => {
+                let path = Self::json_error_path(&value);
+                return Err(Error::InvalidJson(format!(
+                    "`{path}`: {}",
+                    crate::error::excerpt(&e.to_string(), 2 * crate::error::EXCERPT_CHARS)
+                )));
+            }
+        };
         system.validate_state(&j.state)?;
         for h in &j.history {
             system.validate_state(&h.state)?;
@@ -782,9 +861,35 @@ impl Game {
     pub fn is_chance_node(&self) -> bool {
         each!(self, g => g.is_chance_node())
     }
-    /// Whether the game has ended.
+    /// Whether the game has ended (won, or truncated by `max_rolls`).
     pub fn is_over(&self) -> bool {
         each!(self, g => g.is_over())
+    }
+    /// Whether the game ended because a roll was due after the rules' `max_rolls` rolls, with
+    /// no winner (decision G-A of `docs/RULES.md`).
+    ///
+    /// ```
+    /// use pachisi::{Game, Rules};
+    /// let rules = Rules::with_options("backgammon", &serde_json::json!({"max_rolls": 3})).unwrap();
+    /// let mut g = Game::new(&rules, 1);
+    /// while !g.is_over() {
+    ///     if g.is_chance_node() {
+    ///         g.roll().unwrap();
+    ///     } else {
+    ///         let plays = g.legal_plays();
+    ///         g.play(&plays[0]).unwrap();
+    ///     }
+    /// }
+    /// assert!(g.is_truncated() && g.outcome().is_none() && g.winner().is_none());
+    /// assert_eq!(g.rolls(), 3);
+    /// assert!(g.roll().is_err());
+    /// ```
+    pub fn is_truncated(&self) -> bool {
+        each!(self, g => g.is_truncated())
+    }
+    /// Rolls (chance events) made since the game began, or since its starting position.
+    pub fn rolls(&self) -> usize {
+        each!(self, g => g.rolls())
     }
     /// The seat to roll or play.
     pub fn to_move(&self) -> u8 {

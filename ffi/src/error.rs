@@ -9,7 +9,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 /// The status every fallible call returns. The numbers are fixed: they never change within one
 /// `PACHISI_ABI_VERSION`.
 ///
-/// 1..=9 mirror the engine's error kinds; 100 and up are errors of the C interface itself.
+/// 1..=12 mirror the engine's error kinds; 100 and up are errors of the C interface itself.
 /// `pachisi_result_name` gives each a name; `pachisi_last_error` the message of the last
 /// failure on the calling thread.
 #[repr(C)]
@@ -36,6 +36,14 @@ pub enum pachisi_result {
     WrongPhase = 8,
     /// A player spec that names no player, or a parameter a player does not have or cannot take.
     InvalidPlayer = 9,
+    /// An argument out of its range that is not a rules option: `threads` above
+    /// `PACHISI_MAX_THREADS`.
+    InvalidArgument = 10,
+    /// A simulation stopped because its progress callback returned nonzero; nothing was written.
+    Cancelled = 11,
+    /// The operating system refused a resource: worker threads could not be started, or memory
+    /// for the results could not be allocated.
+    ResourceError = 12,
     /// A required pointer argument was NULL.
     NullPointer = 100,
     /// An output buffer is too small; `*written` holds the size needed.
@@ -89,6 +97,9 @@ impl From<engine::Error> for Failure {
             E::IllegalMove(_) => pachisi_result::IllegalMove,
             E::WrongPhase(_) => pachisi_result::WrongPhase,
             E::InvalidPlayer(_) => pachisi_result::InvalidPlayer,
+            E::InvalidArgument(_) => pachisi_result::InvalidArgument,
+            E::Cancelled(_) => pachisi_result::Cancelled,
+            E::Resource(_) => pachisi_result::ResourceError,
             _ => pachisi_result::OtherError,
         };
         Failure::new(code, e.to_string())
@@ -183,7 +194,7 @@ pub unsafe extern "C" fn pachisi_last_error(
 }
 
 /// The name of a status code, e.g. "Ok", "InvalidRoll", "BufferTooSmall" (the engine's error
-/// kind names for 1..=9), or "Unknown" for a number that is no status.
+/// kind names for 1..=12), or "Unknown" for a number that is no status.
 ///
 /// Returns a pointer to a static NUL-terminated string: valid for the life of the process; do
 /// not free it. Never NULL.
@@ -200,6 +211,9 @@ pub extern "C" fn pachisi_result_name(code: i32) -> *const c_char {
         7 => "IllegalMove\0",
         8 => "WrongPhase\0",
         9 => "InvalidPlayer\0",
+        10 => "InvalidArgument\0",
+        11 => "Cancelled\0",
+        12 => "ResourceError\0",
         100 => "NullPointer\0",
         101 => "BufferTooSmall\0",
         102 => "IndexOutOfRange\0",
@@ -253,6 +267,9 @@ mod tests {
         assert_eq!(name(pachisi_result::Ok as i32), "Ok");
         assert_eq!(name(pachisi_result::InvalidRoll as i32), "InvalidRoll");
         assert_eq!(name(pachisi_result::Panic as i32), "Panic");
+        assert_eq!(name(pachisi_result::InvalidArgument as i32), "InvalidArgument");
+        assert_eq!(name(pachisi_result::Cancelled as i32), "Cancelled");
+        assert_eq!(name(pachisi_result::ResourceError as i32), "ResourceError");
         assert_eq!(name(-3), "Unknown");
     }
 }
