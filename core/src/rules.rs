@@ -5,9 +5,9 @@
 //! `{"variant": "parcheesi", "capture_bonus": 10}` is Parcheesi with a 10-square capture bonus.
 //! Unknown keys, wrong types and invalid combinations are errors that name the problem.
 
+use crate::error::{EXCERPT_CHARS, excerpt};
 use crate::registry::{Registered, SystemVisitor};
 use crate::system::SystemRules;
-use crate::error::{EXCERPT_CHARS, excerpt};
 use crate::{Error, Result, backgammon, classic, family, parcheesi};
 use serde_json::{Map, Value};
 

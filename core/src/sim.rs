@@ -411,57 +411,56 @@ where
 /// so a caller can check for Ctrl-C or call back into its own language from it. Every thread
 /// started has ended when this returns.
 ///
+/// The calling thread only spawns, sleeps and joins: it never parks, so a thread the Rust
+/// runtime did not start (a C program's main thread) gets no thread handle of std's that would
+/// never be freed (valgrind counts it as lost).
+///
 /// ```
 /// use pachisi::sim::{simulate_controlled, watch};
 /// use std::time::Duration;
 /// let rules = pachisi::Rules::preset("parcheesi").unwrap();
 /// let mut seen = Vec::new();
-/// let run = watch(Duration::from_millis(20), |done| { seen.push(done); true }, |control| {
-///     simulate_controlled(&rules, 1, 0..200, Some(2), control)
+/// let r = rules.clone();
+/// let run = watch(Duration::from_millis(20), |done| { seen.push(done); true }, move |control| {
+///     simulate_controlled(&r, 1, 0..200, Some(2), control)
 /// });
 /// assert_eq!(run.unwrap().len(), 200);
 /// assert_eq!(seen.last(), Some(&200));
 /// // A progress function that says stop cancels the run.
-/// let stopped = watch(Duration::from_millis(1), |_| false, |control| {
+/// let stopped = watch(Duration::from_millis(1), |_| false, move |control| {
 ///     simulate_controlled(&rules, 1, 0..1_000_000, Some(2), control)
 /// });
 /// assert!(matches!(stopped, Err(pachisi::Error::Cancelled(_))));
 /// ```
-pub fn watch<T: Send>(
+pub fn watch<T: Send + 'static>(
     every: Duration,
     mut progress: impl FnMut(u64) -> bool,
-    job: impl FnOnce(&SimControl) -> Result<T> + Send,
+    job: impl FnOnce(&SimControl) -> Result<T> + Send + 'static,
 ) -> Result<T> {
-    let control = SimControl::new();
+    let control = std::sync::Arc::new(SimControl::new());
+    let theirs = control.clone();
+    let handle = std::thread::Builder::new()
+        .name("pachisi-sim".into())
+        .spawn(move || job(&theirs))
+        .map_err(|e| Error::Resource(format!("could not start the simulation thread: {e}")))?;
+    // Short naps, so the end of a short job is seen at once; `progress` every `every`.
+    let nap = every.min(Duration::from_millis(5));
+    let mut last = std::time::Instant::now();
     let mut stopped = false;
-    let result = std::thread::scope(|scope| {
-        let (tx, rx) = std::sync::mpsc::channel::<()>();
-        let control = &control;
-        let handle = std::thread::Builder::new()
-            .name("pachisi-sim".into())
-            .spawn_scoped(scope, move || {
-                // The sender is dropped when the job ends, however it ends: that wakes the
-                // watcher at once.
-                let _done = tx;
-                job(control)
-            })
-            .map_err(|e| Error::Resource(format!("could not start the simulation thread: {e}")))?;
-        loop {
-            match rx.recv_timeout(every) {
-                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                    if !stopped && !progress(control.done()) {
-                        stopped = true;
-                        control.cancel();
-                    }
-                }
-                _ => break,
+    while !handle.is_finished() {
+        std::thread::sleep(nap);
+        if !stopped && last.elapsed() >= every {
+            last = std::time::Instant::now();
+            if !progress(control.done()) {
+                stopped = true;
+                control.cancel();
             }
         }
-        match handle.join() {
-            Ok(r) => r,
-            Err(payload) => std::panic::resume_unwind(payload),
-        }
-    });
+    }
+    let result = match handle.join() {
+        Ok(r) => r,
+        Err(payload) => std::panic::resume_unwind(payload),
+    };
     if stopped {
         return Err(cancelled());
     }
@@ -586,6 +585,13 @@ pub fn wilson_interval(wins: usize, n: usize) -> (f64, f64) {
 }
 
 /// Summarises simulation records for `seats` seats.
+///
+/// ```
+/// use pachisi::{Rules, sim::{simulate, summarize}};
+/// let capped = Rules::with_options("backgammon", &serde_json::json!({"max_rolls": 4})).unwrap();
+/// let s = summarize(&simulate(&capped, 10, 1, Some(1)).unwrap(), 2);
+/// assert_eq!((s.games, s.unfinished, s.truncated), (10, 10, 10));
+/// ```
 pub fn summarize(records: &[GameRecord], seats: u8) -> Summary {
     let n = records.len();
     let mut win_rate = Vec::new();

@@ -488,7 +488,13 @@ pub fn simulate_lineup_controlled(
     threads: Option<usize>,
     control: &SimControl,
 ) -> Result<Vec<GameRecord>> {
-    struct Run<'a>(&'a [&'a str], Range<u64>, u64, Option<usize>, &'a SimControl);
+    struct Run<'a>(
+        &'a [&'a str],
+        Range<u64>,
+        u64,
+        Option<usize>,
+        &'a SimControl,
+    );
     impl crate::players::SystemWork for Run<'_> {
         type Output = Result<Vec<GameRecord>>;
         fn run<R: Evaluate>(self, sys: &R) -> Self::Output {

@@ -267,7 +267,10 @@ mod tests {
         assert_eq!(name(pachisi_result::Ok as i32), "Ok");
         assert_eq!(name(pachisi_result::InvalidRoll as i32), "InvalidRoll");
         assert_eq!(name(pachisi_result::Panic as i32), "Panic");
-        assert_eq!(name(pachisi_result::InvalidArgument as i32), "InvalidArgument");
+        assert_eq!(
+            name(pachisi_result::InvalidArgument as i32),
+            "InvalidArgument"
+        );
         assert_eq!(name(pachisi_result::Cancelled as i32), "Cancelled");
         assert_eq!(name(pachisi_result::ResourceError as i32), "ResourceError");
         assert_eq!(name(-3), "Unknown");

@@ -126,17 +126,20 @@ pub unsafe extern "C" fn pachisi_simulate_with_progress(
         };
         let range = first_game..end;
         let total = games as u64;
-        let job = |control: &engine::sim::SimControl| {
-            engine::sim::simulate_controlled(&rules.rules, seed, range, threads, control)
+        let owned = rules.rules.clone();
+        let job = move |control: &engine::sim::SimControl| {
+            engine::sim::simulate_controlled(&owned, seed, range, threads, control)
         };
-        let results = match progress {
-            None => job(&engine::sim::SimControl::new())?,
-            Some(f) => engine::sim::watch(
-                Duration::from_millis(100),
-                |done| unsafe { f(userdata, done, total) } == 0,
-                job,
-            )?,
-        };
+        // Always through `watch`: the workers are then started from a thread of the library's
+        // own, and the caller's thread (perhaps a C main thread) only sleeps and joins.
+        let results = engine::sim::watch(
+            Duration::from_millis(100),
+            |done| match progress {
+                Some(f) => (unsafe { f(userdata, done, total) }) == 0,
+                None => true,
+            },
+            job,
+        )?;
         for (i, r) in results.iter().enumerate().take(games) {
             let record = pachisi_game_record {
                 winners: r.winners,

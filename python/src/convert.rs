@@ -133,7 +133,10 @@ pub fn roll_from_py(obj: &Bound<'_, PyAny>) -> PyResult<Roll> {
             .unwrap_or_default()
     };
     if obj.is_instance_of::<PyInt>() {
-        let n = obj.extract::<i128>().ok().and_then(|n| u8::try_from(n).ok());
+        let n = obj
+            .extract::<i128>()
+            .ok()
+            .and_then(|n| u8::try_from(n).ok());
         let n = n.ok_or_else(|| {
             new_err(
                 Kind::InvalidRoll,
@@ -152,7 +155,10 @@ pub fn roll_from_py(obj: &Bound<'_, PyAny>) -> PyResult<Roll> {
             if item.is_instance_of::<PyBool>() || !item.is_instance_of::<PyInt>() {
                 return Err(bad());
             }
-            let v = item.extract::<i128>().ok().and_then(|n| u8::try_from(n).ok());
+            let v = item
+                .extract::<i128>()
+                .ok()
+                .and_then(|n| u8::try_from(n).ok());
             *slot = v.ok_or_else(|| {
                 new_err(
                     Kind::InvalidRoll,

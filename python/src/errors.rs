@@ -202,7 +202,11 @@ pub fn int_arg<T: TryFrom<i128>>(obj: &Bound<'_, PyAny>, name: &str, range: &str
         )));
     }
     let out_of_range = || -> PyResult<PyErr> {
-        let text = obj.str()?.to_cow()?.into_owned();
+        // `str()` of an int over 4300 digits raises: describe it by its size instead.
+        let text = match obj.str() {
+            Ok(t) => t.to_cow()?.into_owned(),
+            Err(_) => format!("an int of {} bits", obj.call_method0("bit_length")?),
+        };
         Ok(new_err(
             Kind::InvalidArgument,
             format!(

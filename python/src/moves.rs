@@ -1,6 +1,6 @@
 //! `pachisi.Step` and `pachisi.Play`.
 
-use crate::errors::{int_arg, Kind, new_err};
+use crate::errors::{Kind, int_arg, new_err};
 use pachisi::{MAX_STEPS, NO_PIECE, Play, Step, StepKind};
 use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;

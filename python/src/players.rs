@@ -266,7 +266,10 @@ pub fn tournament_raw<'py>(
         None => 100,
     };
     if deals == 0 {
-        return Err(new_err(Kind::InvalidArgument, "`deals` must be an int >= 1, got 0"));
+        return Err(new_err(
+            Kind::InvalidArgument,
+            "`deals` must be an int >= 1, got 0",
+        ));
     }
     let seed = seed.0;
     let threads = threads_arg(threads)?;

@@ -72,14 +72,20 @@ pub fn simulate_raw<'py>(
         let refs: Vec<&str> = specs.iter().map(String::as_str).collect();
         guard(|| pachisi::tournament::simulate_lineup(&rules, &refs, 0..0, seed, Some(1)))?;
     }
-    let lineup_refs: Option<Vec<&str>> = lineup
-        .as_ref()
-        .map(|specs| specs.iter().map(String::as_str).collect());
-    let job = |control: &SimControl| match &lineup_refs {
-        None => pachisi::sim::simulate_controlled(&rules, seed, 0..games, threads, control),
-        Some(specs) => pachisi::tournament::simulate_lineup_controlled(
-            &rules, specs, 0..games, seed, threads, control,
-        ),
+    let owned = rules.clone();
+    let job = move |control: &SimControl| match &lineup {
+        None => pachisi::sim::simulate_controlled(&owned, seed, 0..games, threads, control),
+        Some(specs) => {
+            let refs: Vec<&str> = specs.iter().map(String::as_str).collect();
+            pachisi::tournament::simulate_lineup_controlled(
+                &owned,
+                &refs,
+                0..games,
+                seed,
+                threads,
+                control,
+            )
+        }
     };
     // Unbound, so the closure below may cross `detach` (it binds it again with the GIL held).
     let callback: Option<Py<PyAny>> = progress.map(|p| p.clone().unbind());
