@@ -65,6 +65,12 @@
 #define PACHISI_NO_SEAT 255
 
 /**
+ * The most worker threads `pachisi_simulate` and its variants accept (`threads` above it is
+ * `PACHISI_RESULT_INVALID_ARGUMENT`).
+ */
+#define PACHISI_MAX_THREADS 256
+
+/**
  * The most pieces (or groups of pieces) `pachisi_board` holds: more than any variant has.
  */
 #define PACHISI_MAX_BOARD_PIECES 64
@@ -80,7 +86,7 @@
  * `uint32_t` in C++ and C23. The numbers are fixed: they never change within one
  * `PACHISI_ABI_VERSION`.
  *
- * 1..=9 mirror the engine's error kinds; 100 and up are errors of the C interface itself.
+ * 1..=12 mirror the engine's error kinds; 100 and up are errors of the C interface itself.
  * `pachisi_result_name` gives each a name, `pachisi_result_description` a sentence (both
  * static strings, usable from any thread); `pachisi_last_error` the message of the last
  * failure on the calling thread.
@@ -131,6 +137,20 @@ enum pachisi_result
      * A player spec that names no player, or a parameter a player does not have or cannot take.
      */
     PACHISI_RESULT_INVALID_PLAYER = 9,
+    /**
+     * An argument out of its range that is not a rules option: `threads` above
+     * `PACHISI_MAX_THREADS`.
+     */
+    PACHISI_RESULT_INVALID_ARGUMENT = 10,
+    /**
+     * A simulation stopped because its progress callback returned nonzero; nothing was written.
+     */
+    PACHISI_RESULT_CANCELLED = 11,
+    /**
+     * The operating system refused a resource: worker threads could not be started, or memory
+     * for the results could not be allocated.
+     */
+    PACHISI_RESULT_RESOURCE_ERROR = 12,
     /**
      * A required pointer argument was NULL.
      */
@@ -788,13 +808,18 @@ typedef struct pachisi_option_info {
  */
 typedef struct pachisi_game_record {
     /**
-     * Bit i set when seat i won (0 when the game did not finish within the engine's roll limit).
+     * Bit i set when seat i won (0 when the game was truncated).
      */
     uint16_t winners;
     /**
      * The lowest winning seat, or `PACHISI_NO_SEAT`.
      */
     uint8_t winner;
+    /**
+     * 1 when the game was still going after the rules' `max_rolls` rolls and was ended there
+     * with no winner (decision G-A of docs/RULES.md), else 0.
+     */
+    uint8_t truncated;
     /**
      * Points won (backgammon: 1, 2 or 3 times the cube).
      */
@@ -808,6 +833,13 @@ typedef struct pachisi_game_record {
      */
     uint32_t captures;
 } pachisi_game_record;
+
+/**
+ * Called by `pachisi_simulate_with_progress` on the calling thread, about every 100 ms while
+ * the games run and once at the end: `done` games of `total` are finished. Return 0 to go on,
+ * nonzero to cancel the simulation.
+ */
+typedef int32_t (*pachisi_progress_fn)(void *userdata, uint64_t done, uint64_t total);
 
 #ifdef __cplusplus
 extern "C" {
@@ -899,7 +931,7 @@ pachisi_result pachisi_last_error(char *buf, size_t len, size_t *written);
 
 /**
  * The name of a status code, e.g. "Ok", "InvalidRoll", "BufferTooSmall" (the engine's error
- * kind names for 1..=9), or "Unknown" for a number that is no status.
+ * kind names for 1..=12), or "Unknown" for a number that is no status.
  *
  * `code` is a plain number (any `uint32_t`), so a value read from elsewhere is safe to pass.
  * Returns a pointer to a static NUL-terminated string: valid for the life of the process; do
@@ -1170,6 +1202,12 @@ pachisi_result pachisi_game_node(const struct pachisi_game *game, pachisi_node *
  * Writes whether the game is over to `*out`.
  */
 pachisi_result pachisi_game_is_over(const struct pachisi_game *game, bool *out);
+
+/**
+ * Writes to `*out` whether the game ended because a roll was due after the rules' `max_rolls`
+ * rolls (over, with no winner: decision G-A of docs/RULES.md).
+ */
+pachisi_result pachisi_game_is_truncated(const struct pachisi_game *game, bool *out);
 
 /**
  * Writes the seat to roll or to play to `*out`.
@@ -1546,11 +1584,15 @@ pachisi_result pachisi_rules_variant(const struct pachisi_rules *rules,
  * Game i is seeded from `seed` and i alone, so the records do not depend on `threads`.
  *
  * - `rules`: borrowed for the call.
- * - `threads`: worker threads; 0 uses every core (a process-wide pool that lives until exit).
+ * - `threads`: worker threads, 1..=`PACHISI_MAX_THREADS`; 0 uses every core (at most
+ *   `PACHISI_MAX_THREADS`). The workers are started for the call and have all ended when it
+ *   returns.
  * - `records`: caller-owned array of at least `games` records; written only on success (may be
  *   NULL when `games` is 0).
  *
- * Errors: `NULL_POINTER`, `INVALID_RULES`.
+ * A game still going after the rules' `max_rolls` rolls ends there, recorded with
+ * `truncated` = 1. Errors: `NULL_POINTER`, `INVALID_ARGUMENT` (`threads` too large),
+ * `RESOURCE_ERROR` (threads could not start, or no memory for the records).
  */
 pachisi_result pachisi_simulate(const struct pachisi_rules *rules,
                                 uint64_t seed,
@@ -1570,6 +1612,28 @@ pachisi_result pachisi_simulate_range(const struct pachisi_rules *rules,
                                       uint32_t threads,
                                       struct pachisi_game_record *records,
                                       size_t games);
+
+/**
+ * `pachisi_simulate_range` with a progress callback that can cancel the run.
+ *
+ * - `progress`: may be NULL (no calls). Otherwise it is called on the calling thread (never on
+ *   a worker) as `progress(userdata, done, games)` about every 100 ms while the games run, and
+ *   once more with `done == games` when they are all finished. Returning nonzero cancels: the
+ *   workers stop after the game each is playing, the call returns `PACHISI_RESULT_CANCELLED`
+ *   and writes nothing to `records`.
+ * - `userdata`: passed to `progress` as is; not used otherwise.
+ *
+ * Other arguments and errors as for `pachisi_simulate_range`; no worker thread is left running
+ * when the call returns, whatever its result.
+ */
+pachisi_result pachisi_simulate_with_progress(const struct pachisi_rules *rules,
+                                              uint64_t seed,
+                                              uint64_t first_game,
+                                              uint32_t threads,
+                                              pachisi_progress_fn progress,
+                                              void *userdata,
+                                              struct pachisi_game_record *records,
+                                              size_t games);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -48,7 +48,42 @@ pub enum Error {
     /// A player spec that names no player, or a parameter a player does not have or cannot take.
     #[error("invalid player: {0}")]
     InvalidPlayer(String),
+    /// An argument of a call that is out of its range (not an option of the rules): a thread
+    /// count of 0 or above [`crate::sim::MAX_THREADS`], a size outside its bounds.
+    #[error("invalid argument: {0}")]
+    InvalidArgument(String),
+    /// A long call (a simulation) stopped early because its caller asked it to; it produced
+    /// no result.
+    #[error("cancelled: {0}")]
+    Cancelled(String),
+    /// The operating system refused a resource: worker threads could not be started, or memory
+    /// for the results could not be allocated.
+    #[error("resource error: {0}")]
+    Resource(String),
 }
+
+/// At most `max` characters of `text` (whole characters), with `…` and the number of characters
+/// left out when it is longer: error messages quote user input through this, so a 100 KB input
+/// does not come back whole in the message.
+///
+/// ```
+/// assert_eq!(pachisi::error::excerpt("abc", 80), "abc");
+/// let long = "x".repeat(1000);
+/// let short = pachisi::error::excerpt(&long, 80);
+/// assert!(short.starts_with("xxx") && short.ends_with("(1000 characters)"));
+/// assert!(short.chars().count() < 110);
+/// ```
+pub fn excerpt(text: &str, max: usize) -> String {
+    let n = text.chars().count();
+    if n <= max {
+        return text.to_string();
+    }
+    let head: String = text.chars().take(max).collect();
+    format!("{head}… ({n} characters)")
+}
+
+/// The longest excerpt of user input an error message quotes (see [`excerpt`]).
+pub const EXCERPT_CHARS: usize = 80;
 
 /// Shorthand for results of this crate.
 pub type Result<T> = std::result::Result<T, Error>;

@@ -160,6 +160,8 @@ struct Record<S> {
     rng: GameRng,
     taken_len: u8,
     log_len: u32,
+    /// Rolls made before the action.
+    rolls: u32,
     events: Vec<Event>,
 }
 
@@ -202,6 +204,7 @@ struct Redo<S> {
     rng: GameRng,
     head: Option<Arc<Record<S>>>,
     log_count: u32,
+    roll_count: u32,
 }
 
 impl<S> Drop for Redo<S> {
@@ -233,6 +236,7 @@ struct Before<S> {
     rng: GameRng,
     taken_len: u8,
     log_len: u32,
+    rolls: u32,
 }
 
 /// One action of a game's history and everything it caused (see [`Game::history`]).
@@ -293,6 +297,8 @@ pub struct GameOf<R: RuleSystem> {
     head: Option<Arc<Record<R::State>>>,
     /// Log events so far.
     log_count: u32,
+    /// Rolls so far (for the `max_rolls` cap, G-A).
+    roll_count: u32,
     /// Forfeits before the first action (a game from a position may open with them).
     opening: Vec<Event>,
     /// States undo left, the next to redo first.
@@ -325,6 +331,7 @@ impl<R: RuleSystem> GameOf<R> {
             rng: rng_from_seed(seed),
             head: None,
             log_count: 0,
+            roll_count: 0,
             opening: Vec::new(),
             redo: None,
             cache: OnceLock::new(),
@@ -409,9 +416,24 @@ impl<R: RuleSystem> GameOf<R> {
         out
     }
 
-    /// What happens next.
+    /// What happens next: [`Node::Over`] also when the game is truncated (G-A).
     pub fn node(&self) -> Node {
-        self.system().node(&self.current)
+        match self.system().node(&self.current) {
+            Node::Chance if self.past_max_rolls() => Node::Over,
+            n => n,
+        }
+    }
+    /// Rolls (chance events) made since the game began, or since its starting position.
+    pub fn rolls(&self) -> usize {
+        self.roll_count as usize
+    }
+    fn past_max_rolls(&self) -> bool {
+        self.roll_count >= self.system().max_rolls()
+    }
+    /// Whether the game ended because a roll was due after the rules' `max_rolls` rolls: it is
+    /// over with no winner (decision G-A of `docs/RULES.md`).
+    pub fn is_truncated(&self) -> bool {
+        self.system().node(&self.current) == Node::Chance && self.past_max_rolls()
     }
     /// Whether the next event is a roll.
     pub fn is_chance_node(&self) -> bool {
@@ -460,12 +482,17 @@ impl<R: RuleSystem> GameOf<R> {
             rng: self.rng.clone(),
             taken_len: self.taken.len() as u8,
             log_len: self.log_count,
+            rolls: self.roll_count,
         }
     }
 
     /// Records an action (its state before and its events); a new action clears redo.
     fn commit(&mut self, before: Before<R::State>, events: Vec<Event>) {
         let logged = events.iter().filter(|e| e.is_logged()).count() as u32;
+        let rolled = events
+            .iter()
+            .filter(|e| matches!(e, Event::Roll { .. }))
+            .count() as u32;
         let depth = self.head.as_ref().map_or(0, |r| r.depth) + 1;
         self.head = Some(Arc::new(Record {
             parent: self.head.take(),
@@ -474,9 +501,11 @@ impl<R: RuleSystem> GameOf<R> {
             rng: before.rng,
             taken_len: before.taken_len,
             log_len: before.log_len,
+            rolls: before.rolls,
             events,
         }));
         self.log_count += logged;
+        self.roll_count = before.rolls + rolled;
         self.redo = None;
     }
 
@@ -920,11 +949,13 @@ impl<R: RuleSystem> GameOf<R> {
             rng: self.rng.clone(),
             head: self.head.take(),
             log_count: self.log_count,
+            roll_count: self.roll_count,
         }));
         self.start = rec.state;
         self.taken = taken;
         self.rng = rec.rng.clone();
         self.log_count = rec.log_len;
+        self.roll_count = rec.rolls;
         self.head = rec.parent.clone();
         self.recompute_current();
         Ok(())
@@ -953,6 +984,7 @@ impl<R: RuleSystem> GameOf<R> {
         self.rng = r.rng.clone();
         self.head = r.head.clone();
         self.log_count = r.log_count;
+        self.roll_count = r.roll_count;
         self.redo = r.next.clone();
         self.recompute_current();
         Ok(())
@@ -1210,9 +1242,70 @@ impl<R: RuleSystem> GameOf<R> {
         Ok(g)
     }
 
+    /// The path of the first field of a game record that does not read (`state`,
+    /// `history[3].taken`, `log[12]`...), for the error message.
+    fn json_error_path(value: &Value) -> String {
+        fn fails<T: serde::de::DeserializeOwned>(v: &Value) -> bool {
+            serde_json::from_value::<T>(v.clone()).is_err()
+        }
+        let Some(obj) = value.as_object() else {
+            return "(the record)".into();
+        };
+        for key in ["rules", "state", "taken", "rng", "history", "log"] {
+            if !obj.contains_key(key) {
+                return key.into();
+            }
+        }
+        if fails::<R::State>(&obj["state"]) {
+            return "state".into();
+        }
+        if fails::<Play>(&obj["taken"]) {
+            return "taken".into();
+        }
+        match obj["history"].as_array() {
+            None => return "history".into(),
+            Some(items) => {
+                for (i, h) in items.iter().enumerate() {
+                    if fails::<Snapshot<R::State>>(h) {
+                        for key in ["state", "taken", "rng", "log_len"] {
+                            let bad = match (key, h.get(key)) {
+                                (_, None) => true,
+                                ("state", Some(v)) => fails::<R::State>(v),
+                                ("taken", Some(v)) => fails::<Play>(v),
+                                ("log_len", Some(v)) => fails::<usize>(v),
+                                _ => false,
+                            };
+                            if bad {
+                                return format!("history[{i}].{key}");
+                            }
+                        }
+                        return format!("history[{i}]");
+                    }
+                }
+            }
+        }
+        match obj["log"].as_array() {
+            None => return "log".into(),
+            Some(items) => {
+                if let Some(i) = items.iter().position(fails::<Event>) {
+                    return format!("log[{i}]");
+                }
+            }
+        }
+        "rng".into()
+    }
+
     fn from_value_with(system: R, value: Value) -> Result<GameOf<R>> {
-        let j: GameJson<R::State> =
-            serde_json::from_value(value).map_err(|e| Error::InvalidJson(e.to_string()))?;
+        let j: GameJson<R::State> = match serde_json::from_value(value.clone()) {
+            Ok(j) => j,
+            Err(e) => {
+                let path = Self::json_error_path(&value);
+                return Err(Error::InvalidJson(format!(
+                    "`{path}`: {}",
+                    crate::error::excerpt(&e.to_string(), 2 * crate::error::EXCERPT_CHARS)
+                )));
+            }
+        };
         system.validate_state(&j.state)?;
         for h in &j.history {
             system.validate_state(&h.state)?;
@@ -1359,9 +1452,35 @@ impl Game {
     pub fn is_chance_node(&self) -> bool {
         each!(self, g => g.is_chance_node())
     }
-    /// Whether the game has ended.
+    /// Whether the game has ended (won, or truncated by `max_rolls`).
     pub fn is_over(&self) -> bool {
         each!(self, g => g.is_over())
+    }
+    /// Whether the game ended because a roll was due after the rules' `max_rolls` rolls, with
+    /// no winner (decision G-A of `docs/RULES.md`).
+    ///
+    /// ```
+    /// use pachisi::{Game, Rules};
+    /// let rules = Rules::with_options("backgammon", &serde_json::json!({"max_rolls": 3})).unwrap();
+    /// let mut g = Game::new(&rules, 1);
+    /// while !g.is_over() {
+    ///     if g.is_chance_node() {
+    ///         g.roll().unwrap();
+    ///     } else {
+    ///         let plays = g.legal_plays();
+    ///         g.play(&plays[0]).unwrap();
+    ///     }
+    /// }
+    /// assert!(g.is_truncated() && g.outcome().is_none() && g.winner().is_none());
+    /// assert_eq!(g.rolls(), 3);
+    /// assert!(g.roll().is_err());
+    /// ```
+    pub fn is_truncated(&self) -> bool {
+        each!(self, g => g.is_truncated())
+    }
+    /// Rolls (chance events) made since the game began, or since its starting position.
+    pub fn rolls(&self) -> usize {
+        each!(self, g => g.rolls())
     }
     /// The seat to roll or play.
     pub fn to_move(&self) -> u8 {

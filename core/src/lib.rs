@@ -24,7 +24,7 @@ pub mod board;
 pub mod classic;
 pub mod dedup;
 pub mod dice;
-mod error;
+pub mod error;
 pub mod family;
 pub mod game;
 pub mod options;

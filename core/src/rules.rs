@@ -5,6 +5,7 @@
 //! `{"variant": "parcheesi", "capture_bonus": 10}` is Parcheesi with a 10-square capture bonus.
 //! Unknown keys, wrong types and invalid combinations are errors that name the problem.
 
+use crate::error::{EXCERPT_CHARS, excerpt};
 use crate::registry::{Registered, SystemVisitor};
 use crate::system::SystemRules;
 use crate::{Error, Result, backgammon, classic, family, parcheesi};
@@ -98,13 +99,55 @@ fn to_object<T: serde::Serialize>(value: &T) -> Map<String, Value> {
     }
 }
 
+/// `value` with every string longer than [`EXCERPT_CHARS`] cut and every array cut to its first
+/// items: what an error message may quote of it.
+fn shortened(value: &Value) -> Value {
+    match value {
+        Value::String(s) => Value::String(excerpt(s, EXCERPT_CHARS)),
+        Value::Array(a) => Value::Array(a.iter().take(8).map(shortened).collect()),
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .take(8)
+                .map(|(k, v)| (excerpt(k, EXCERPT_CHARS), shortened(v)))
+                .collect(),
+        ),
+        v => v.clone(),
+    }
+}
+
 fn from_object<T: SystemRules>(
     variant: &str,
+    base: &Map<String, Value>,
     map: Map<String, Value>,
     given: &Map<String, Value>,
 ) -> Result<T> {
-    let mut rules: T = serde_json::from_value(Value::Object(map))
-        .map_err(|e| Error::InvalidRules(format!("{variant}: {e}")))?;
+    let mut rules: T = match serde_json::from_value(Value::Object(map)) {
+        Ok(r) => r,
+        Err(e) => {
+            // Name the option: the first given key that alone makes the valid options fail,
+            // and quote at most an excerpt of its value.
+            for (k, v) in given {
+                let mut one = base.clone();
+                if k == "variant" || !one.contains_key(k) {
+                    continue;
+                }
+                one.insert(k.clone(), shortened(v));
+                if let Err(e) = serde_json::from_value::<T>(Value::Object(one)) {
+                    let msg = e.to_string();
+                    let named = format!("option `{k}`");
+                    return Err(Error::InvalidRules(if msg.contains(&named) {
+                        format!("{variant}: {msg}")
+                    } else {
+                        format!("{variant}: {named}: {msg}")
+                    }));
+                }
+            }
+            return Err(Error::InvalidRules(format!(
+                "{variant}: {}",
+                excerpt(&e.to_string(), 4 * EXCERPT_CHARS)
+            )));
+        }
+    };
     rules.imply(given);
     rules.build()?;
     Ok(rules)
@@ -114,7 +157,7 @@ impl Rules {
     /// The preset of that name, with its default options.
     pub fn preset(name: &str) -> Result<Rules> {
         let (variant, config) = preset_config(name).ok_or_else(|| Error::UnknownVariant {
-            name: name.to_string(),
+            name: excerpt(name, EXCERPT_CHARS),
             known: VARIANTS.join(", "),
         })?;
         Ok(Rules { variant, config })
@@ -161,7 +204,8 @@ impl Rules {
     /// assert!(r.overlay(other.as_object().unwrap()).is_err());
     /// ```
     pub fn overlay(&self, opts: &Map<String, Value>) -> Result<Rules> {
-        let mut map = self.options();
+        let base = self.options();
+        let mut map = base.clone();
         for (k, v) in opts {
             if k == "variant" {
                 if v.as_str() == Some(self.variant) {
@@ -175,21 +219,27 @@ impl Rules {
             if !map.contains_key(k) {
                 let known: Vec<&str> = map.keys().map(String::as_str).collect();
                 return Err(Error::InvalidRules(format!(
-                    "{}: unknown option `{k}` (options: {})",
+                    "{}: unknown option `{}` (options: {})",
                     self.variant,
+                    excerpt(k, EXCERPT_CHARS),
                     known.join(", ")
                 )));
             }
             map.insert(k.clone(), v.clone());
         }
-        struct Rebuild<'a>(&'static str, Map<String, Value>, &'a Map<String, Value>);
+        struct Rebuild<'a>(
+            &'static str,
+            &'a Map<String, Value>,
+            Map<String, Value>,
+            &'a Map<String, Value>,
+        );
         impl SystemVisitor for Rebuild<'_> {
             type Output = Result<RulesConfig>;
             fn visit<T: Registered>(self, _: &T) -> Result<RulesConfig> {
-                Ok(from_object::<T>(self.0, self.1, self.2)?.into_config())
+                Ok(from_object::<T>(self.0, self.1, self.2, self.3)?.into_config())
             }
         }
-        let config = self.config.visit(Rebuild(self.variant, map, opts))?;
+        let config = self.config.visit(Rebuild(self.variant, &base, map, opts))?;
         Ok(Rules {
             variant: self.variant,
             config,

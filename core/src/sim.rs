@@ -1,23 +1,42 @@
 //! Random-policy simulation: many seeded games, in parallel, reproducible whatever the thread count.
 
-use crate::Result;
 use crate::dice::{GameRng, rng_from_seed};
 use crate::play::{Play, PlayList, Step};
 use crate::registry::{Registered, SystemVisitor};
 use crate::rules::Rules;
-use crate::system::{Node, Orders, RuleSystem, SystemRules};
+use crate::system::{Node, Orders, RuleSystem};
+use crate::{Error, Result};
 use rand::Rng;
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
 
-/// A game that has not ended after this many rolls is recorded as unfinished.
+/// The largest value of the `max_rolls` option of every preset (and the bound of a players'
+/// search rollout): a game is cut at most this many rolls after its start.
 pub const MAX_ROLLS: u32 = 100_000;
+
+/// Checks a `max_rolls` option value: 1..=[`MAX_ROLLS`].
+///
+/// ```
+/// assert!(pachisi::sim::check_max_rolls("parcheesi", 2000).is_ok());
+/// assert!(pachisi::sim::check_max_rolls("parcheesi", 0).is_err());
+/// ```
+pub fn check_max_rolls(variant: &str, max_rolls: u32) -> Result<()> {
+    if (1..=MAX_ROLLS).contains(&max_rolls) {
+        Ok(())
+    } else {
+        Err(Error::InvalidRules(format!(
+            "{variant}: option `max_rolls` must be 1..={MAX_ROLLS} (rolls after which a game \
+             ends truncated), got {max_rolls}"
+        )))
+    }
+}
 
 /// What one simulated game produced.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRecord {
-    /// Bit `i` set when seat `i` won (0 when the game hit [`MAX_ROLLS`]).
+    /// Bit `i` set when seat `i` won (0 when the game was truncated).
     pub winners: u16,
     /// The lowest winning seat, or 255 when none.
     pub winner: u8,
@@ -27,6 +46,10 @@ pub struct GameRecord {
     pub rolls: u32,
     /// Pieces captured (sent back) in the game.
     pub captures: u32,
+    /// The game was still going after the rules' `max_rolls` rolls and was ended there, with
+    /// no winner (decision G-A of `docs/RULES.md`).
+    #[serde(default)]
+    pub truncated: bool,
 }
 
 /// Draws an index in `0..n` without bias.
@@ -119,19 +142,21 @@ impl SimBuffers {
 pub fn random_game<R: RuleSystem>(system: &R, seed: u64, buf: &mut SimBuffers) -> GameRecord {
     let mut rng = rng_from_seed(seed);
     let mut s = system.initial_state();
+    let max_rolls = system.max_rolls();
     let mut rolls = 0u32;
     let mut captures = 0u32;
     loop {
         match system.node(&s) {
             Node::Over => break,
             Node::Chance => {
-                if rolls >= MAX_ROLLS {
+                if rolls >= max_rolls {
                     return GameRecord {
                         winners: 0,
                         winner: 255,
                         points: 0,
                         rolls,
                         captures,
+                        truncated: true,
                     };
                 }
                 let roll = system.sample_roll(&s, &mut rng);
@@ -148,67 +173,339 @@ pub fn random_game<R: RuleSystem>(system: &R, seed: u64, buf: &mut SimBuffers) -
             }
         }
     }
-    match system.outcome(&s) {
-        Some(o) => GameRecord {
-            winners: o.winners,
-            winner: o.first_winner().unwrap_or(255),
-            points: o.points,
-            rolls,
-            captures,
-        },
-        None => GameRecord {
-            winners: 0,
-            winner: 255,
-            points: 0,
-            rolls,
-            captures,
-        },
+    let (winners, winner, points) = match system.outcome(&s) {
+        Some(o) => (o.winners, o.first_winner().unwrap_or(255), o.points),
+        None => (0, 255, 0),
+    };
+    GameRecord {
+        winners,
+        winner,
+        points,
+        rolls,
+        captures,
+        truncated: false,
     }
 }
 
-fn run<T: SystemRules>(
-    rules: &T,
-    games: Range<u64>,
-    seed: u64,
-    threads: Option<usize>,
-) -> Result<Vec<GameRecord>> {
-    let system = rules.build()?;
-    let work = |range: Range<u64>| -> Vec<GameRecord> {
-        let mut buf = SimBuffers::new();
-        range
-            .map(|i| random_game(&system, game_seed(seed, i), &mut buf))
-            .collect()
-    };
-    if threads == Some(1) || games.end - games.start < 64 {
-        return Ok(work(games));
-    }
-    // Chunks keep the per-thread buffer warm; results are ordered by game index.
-    let chunk = 256;
-    let n_chunks = (games.end - games.start).div_ceil(chunk);
-    let job = || -> Vec<GameRecord> {
-        (0..n_chunks)
-            .into_par_iter()
-            .flat_map_iter(|c| {
-                let first = games.start + c * chunk;
-                work(first..(first + chunk).min(games.end))
-            })
-            .collect()
-    };
+/// The most worker threads a simulation (or a tournament) may use. More threads than cores
+/// only add overhead, and an unbounded count let a typo start a million threads; a larger
+/// count is an [`Error::InvalidArgument`](crate::Error::InvalidArgument), not clamped, so the
+/// caller learns of it.
+pub const MAX_THREADS: usize = 256;
+
+/// The number of worker threads for `threads`: the count asked for, or every core when `None`
+/// (at most [`MAX_THREADS`]). 0 and counts above [`MAX_THREADS`] are
+/// [`Error::InvalidArgument`](crate::Error::InvalidArgument).
+///
+/// ```
+/// use pachisi::sim::{MAX_THREADS, worker_threads};
+/// assert_eq!(worker_threads(Some(3)).unwrap(), 3);
+/// assert!((1..=MAX_THREADS).contains(&worker_threads(None).unwrap()));
+/// assert!(worker_threads(Some(0)).is_err());
+/// assert!(worker_threads(Some(MAX_THREADS + 1)).is_err());
+/// ```
+pub fn worker_threads(threads: Option<usize>) -> Result<usize> {
     match threads {
-        Some(n) => {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .map_err(|e| crate::Error::InvalidRules(format!("thread pool: {e}")))?;
-            Ok(pool.install(job))
-        }
-        None => Ok(job()),
+        Some(0) => Err(Error::InvalidArgument(
+            "`threads` must be at least 1 (or None for every core)".into(),
+        )),
+        Some(n) if n > MAX_THREADS => Err(Error::InvalidArgument(format!(
+            "`threads` must be at most {MAX_THREADS}, got {n}"
+        ))),
+        Some(n) => Ok(n),
+        None => Ok(std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(MAX_THREADS)),
     }
+}
+
+/// Follows and stops a running simulation from another thread: the workers count each game
+/// they finish and look at the cancel flag before each game, so a cancel takes effect within
+/// one game per worker.
+///
+/// ```
+/// use pachisi::sim::{SimControl, simulate_controlled};
+/// let rules = pachisi::Rules::preset("backgammon").unwrap();
+/// let control = SimControl::new();
+/// let records = simulate_controlled(&rules, 1, 0..10, Some(1), &control).unwrap();
+/// assert_eq!((records.len(), control.done()), (10, 10));
+/// control.cancel();
+/// let err = simulate_controlled(&rules, 1, 0..10, Some(1), &control).unwrap_err();
+/// assert!(matches!(err, pachisi::Error::Cancelled(_)));
+/// ```
+#[derive(Debug, Default)]
+pub struct SimControl {
+    cancelled: AtomicBool,
+    done: AtomicU64,
+}
+
+impl SimControl {
+    /// A control that is not cancelled, with no game done.
+    pub fn new() -> SimControl {
+        SimControl::default()
+    }
+
+    /// Asks the simulation to stop: it returns [`Error::Cancelled`](crate::Error::Cancelled)
+    /// as soon as each worker has finished the game it is playing.
+    pub fn cancel(&self) {
+        self.cancelled.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether [`SimControl::cancel`] was called.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::Relaxed)
+    }
+
+    /// Games finished so far (by every worker together).
+    pub fn done(&self) -> u64 {
+        self.done.load(Ordering::Relaxed)
+    }
+}
+
+fn cancelled() -> Error {
+    Error::Cancelled("the simulation was cancelled".into())
+}
+
+fn out_of_memory(games: usize) -> Error {
+    Error::Resource(format!(
+        "out of memory storing the records of {games} games"
+    ))
+}
+
+/// Appends `x` to `v`, growing it with `try_reserve` so that running out of memory is an error,
+/// not an abort of the process.
+fn try_push<T>(v: &mut Vec<T>, x: T) -> Result<()> {
+    if v.len() == v.capacity() {
+        v.try_reserve(v.len().max(16))
+            .map_err(|_| out_of_memory(v.len()))?;
+    }
+    v.push(x);
+    Ok(())
+}
+
+/// Games per chunk that a worker claims at a time (results are reassembled in game order).
+const CHUNK: u64 = 256;
+
+/// Runs `play(state, i)` for every game index `i` of `games` on `threads` worker threads (each
+/// with its own `init()` state) and returns the records in game order. Threads are scoped: all
+/// have ended when this returns. Nothing is allocated from the count of games: results grow as
+/// they come, with `try_reserve`.
+pub(crate) fn run_games<S, F>(
+    games: Range<u64>,
+    threads: Option<usize>,
+    control: &SimControl,
+    init: impl Fn() -> S + Sync,
+    play: F,
+) -> Result<Vec<GameRecord>>
+where
+    F: Fn(&mut S, u64) -> GameRecord + Sync,
+{
+    let threads = worker_threads(threads)?;
+    let games = games.start..games.end.max(games.start);
+    let total = games.end - games.start;
+    if threads == 1 || total < 64 {
+        let mut state = init();
+        let mut out = Vec::new();
+        for i in games {
+            if control.is_cancelled() {
+                return Err(cancelled());
+            }
+            try_push(&mut out, play(&mut state, i))?;
+            control.done.fetch_add(1, Ordering::Relaxed);
+        }
+        return if control.is_cancelled() {
+            Err(cancelled())
+        } else {
+            Ok(out)
+        };
+    }
+    let n_chunks = total.div_ceil(CHUNK);
+    let next = AtomicU64::new(0);
+    // Set when a worker fails (memory) or a thread cannot start: the others stop too.
+    let stop = AtomicBool::new(false);
+    let halted = || stop.load(Ordering::Relaxed) || control.is_cancelled();
+    let worker = || -> Result<Vec<(u64, Vec<GameRecord>)>> {
+        let mut state = init();
+        let mut mine = Vec::new();
+        loop {
+            let c = next.fetch_add(1, Ordering::Relaxed);
+            if c >= n_chunks || halted() {
+                return Ok(mine);
+            }
+            let first = games.start + c * CHUNK;
+            let last = (first + CHUNK).min(games.end);
+            // At most CHUNK records: bounded by the constant, not by the caller's count.
+            let mut part = Vec::with_capacity((last - first) as usize);
+            for i in first..last {
+                if halted() {
+                    return Ok(mine);
+                }
+                part.push(play(&mut state, i));
+                control.done.fetch_add(1, Ordering::Relaxed);
+            }
+            if let Err(e) = try_push(&mut mine, (c, part)) {
+                stop.store(true, Ordering::Relaxed);
+                return Err(e);
+            }
+        }
+    };
+    let workers = threads.min(n_chunks as usize);
+    let mut parts: Vec<(u64, Vec<GameRecord>)> = Vec::new();
+    let mut failure: Option<Error> = None;
+    std::thread::scope(|scope| {
+        let mut handles = Vec::with_capacity(workers);
+        for k in 0..workers {
+            match std::thread::Builder::new()
+                .name(format!("pachisi-sim-{k}"))
+                .spawn_scoped(scope, worker)
+            {
+                Ok(h) => handles.push(h),
+                Err(e) => {
+                    stop.store(true, Ordering::Relaxed);
+                    failure = Some(Error::Resource(format!(
+                        "could not start simulation worker thread {} of {workers}: {e}",
+                        k + 1
+                    )));
+                    break;
+                }
+            }
+        }
+        for h in handles {
+            match h.join() {
+                Ok(Ok(mine)) => {
+                    if failure.is_none() && parts.try_reserve(mine.len()).is_err() {
+                        failure = Some(out_of_memory(parts.len() * CHUNK as usize));
+                    }
+                    if failure.is_none() {
+                        parts.extend(mine);
+                    }
+                }
+                Ok(Err(e)) => {
+                    failure.get_or_insert(e);
+                }
+                // A panic in a game (a bug) goes on to the caller's boundary.
+                Err(payload) => std::panic::resume_unwind(payload),
+            }
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    if control.is_cancelled() {
+        return Err(cancelled());
+    }
+    parts.sort_unstable_by_key(|(c, _)| *c);
+    let n: usize = parts.iter().map(|(_, p)| p.len()).sum();
+    let mut out = Vec::new();
+    out.try_reserve_exact(n).map_err(|_| out_of_memory(n))?;
+    for (_, p) in parts {
+        out.extend(p);
+    }
+    Ok(out)
+}
+
+/// Runs `job` on a thread of its own while the calling thread calls `progress(done)` about
+/// every `every` (with the games done so far) until the job ends; when `progress` returns
+/// `false` the job is cancelled through its [`SimControl`] and this returns
+/// [`Error::Cancelled`](crate::Error::Cancelled). `progress` always runs on the calling thread,
+/// so a caller can check for Ctrl-C or call back into its own language from it. Every thread
+/// started has ended when this returns.
+///
+/// The calling thread only spawns, sleeps and joins: it never parks, so a thread the Rust
+/// runtime did not start (a C program's main thread) gets no thread handle of std's that would
+/// never be freed (valgrind counts it as lost).
+///
+/// ```
+/// use pachisi::sim::{simulate_controlled, watch};
+/// use std::time::Duration;
+/// let rules = pachisi::Rules::preset("parcheesi").unwrap();
+/// let mut seen = Vec::new();
+/// let r = rules.clone();
+/// let run = watch(Duration::from_millis(20), |done| { seen.push(done); true }, move |control| {
+///     simulate_controlled(&r, 1, 0..200, Some(2), control)
+/// });
+/// assert_eq!(run.unwrap().len(), 200);
+/// assert_eq!(seen.last(), Some(&200));
+/// // A progress function that says stop cancels the run.
+/// let stopped = watch(Duration::from_millis(1), |_| false, move |control| {
+///     simulate_controlled(&rules, 1, 0..1_000_000, Some(2), control)
+/// });
+/// assert!(matches!(stopped, Err(pachisi::Error::Cancelled(_))));
+/// ```
+pub fn watch<T: Send + 'static>(
+    every: Duration,
+    mut progress: impl FnMut(u64) -> bool,
+    job: impl FnOnce(&SimControl) -> Result<T> + Send + 'static,
+) -> Result<T> {
+    let control = std::sync::Arc::new(SimControl::new());
+    let theirs = control.clone();
+    let handle = std::thread::Builder::new()
+        .name("pachisi-sim".into())
+        .spawn(move || job(&theirs))
+        .map_err(|e| Error::Resource(format!("could not start the simulation thread: {e}")))?;
+    // Short naps, so the end of a short job is seen at once; `progress` every `every`.
+    let nap = every.min(Duration::from_millis(5));
+    let mut last = std::time::Instant::now();
+    let mut stopped = false;
+    while !handle.is_finished() {
+        std::thread::sleep(nap);
+        if !stopped && last.elapsed() >= every {
+            last = std::time::Instant::now();
+            if !progress(control.done()) {
+                stopped = true;
+                control.cancel();
+            }
+        }
+    }
+    let result = match handle.join() {
+        Ok(r) => r,
+        Err(payload) => std::panic::resume_unwind(payload),
+    };
+    if stopped {
+        return Err(cancelled());
+    }
+    let result = result?;
+    // The last report: everything done (the caller may still say stop).
+    if !progress(control.done()) {
+        return Err(cancelled());
+    }
+    Ok(result)
+}
+
+/// [`simulate_range`] followed and stoppable through `control` (see [`SimControl`]).
+///
+/// ```
+/// use pachisi::sim::{SimControl, simulate_controlled, simulate_range};
+/// let rules = pachisi::Rules::preset("pachisi").unwrap();
+/// let a = simulate_controlled(&rules, 3, 0..100, Some(2), &SimControl::new()).unwrap();
+/// assert_eq!(a, simulate_range(&rules, 3, 0..100, Some(1)).unwrap());
+/// ```
+pub fn simulate_controlled(
+    rules: &Rules,
+    seed: u64,
+    games: Range<u64>,
+    threads: Option<usize>,
+    control: &SimControl,
+) -> Result<Vec<GameRecord>> {
+    worker_threads(threads)?;
+    struct Run<'c>(Range<u64>, u64, Option<usize>, &'c SimControl);
+    impl SystemVisitor for Run<'_> {
+        type Output = Result<Vec<GameRecord>>;
+        fn visit<T: Registered>(self, rules: &T) -> Self::Output {
+            let system = rules.build()?;
+            let seed = self.1;
+            run_games(self.0, self.2, self.3, SimBuffers::new, |buf, i| {
+                random_game(&system, game_seed(seed, i), buf)
+            })
+        }
+    }
+    rules.config().visit(Run(games, seed, threads, control))
 }
 
 /// Simulates `games` random-policy games of `rules` from `seed`, on `threads` threads (all cores
-/// when `None`). Game `i` is seeded with [`game_seed`]`(seed, i)`, so the result does not depend
-/// on the thread count.
+/// when `None`; at most [`MAX_THREADS`]). Game `i` is seeded with [`game_seed`]`(seed, i)`, so
+/// the result does not depend on the thread count. A game still going after the rules'
+/// `max_rolls` rolls ends there, recorded as truncated.
 ///
 /// ```
 /// let rules = pachisi::Rules::preset("backgammon").unwrap();
@@ -243,20 +540,7 @@ pub fn simulate_range(
     games: Range<u64>,
     threads: Option<usize>,
 ) -> Result<Vec<GameRecord>> {
-    if threads == Some(0) {
-        return Err(crate::Error::InvalidRules(
-            "threads must be at least 1".into(),
-        ));
-    }
-    struct Run(Range<u64>, u64, Option<usize>);
-    impl SystemVisitor for Run {
-        type Output = Result<Vec<GameRecord>>;
-        fn visit<T: Registered>(self, rules: &T) -> Self::Output {
-            run(rules, self.0, self.1, self.2)
-        }
-    }
-    let games = games.start..games.end.max(games.start);
-    rules.config().visit(Run(games, seed, threads))
+    simulate_controlled(rules, seed, games, threads, &SimControl::new())
 }
 
 /// Per-seat summary of a simulation.
@@ -264,8 +548,11 @@ pub fn simulate_range(
 pub struct Summary {
     /// Games simulated.
     pub games: usize,
-    /// Games that did not finish within [`MAX_ROLLS`].
+    /// Games without a winner (truncated games, and any game a rule system ended without one).
     pub unfinished: usize,
+    /// Games ended by the rules' `max_rolls` (a subset of `unfinished`).
+    #[serde(default)]
+    pub truncated: usize,
     /// Per seat: share of games won.
     pub win_rate: Vec<f64>,
     /// Per seat: the 95% confidence interval (low, high) of the win rate (Wilson score).
@@ -298,6 +585,13 @@ pub fn wilson_interval(wins: usize, n: usize) -> (f64, f64) {
 }
 
 /// Summarises simulation records for `seats` seats.
+///
+/// ```
+/// use pachisi::{Rules, sim::{simulate, summarize}};
+/// let capped = Rules::with_options("backgammon", &serde_json::json!({"max_rolls": 4})).unwrap();
+/// let s = summarize(&simulate(&capped, 10, 1, Some(1)).unwrap(), 2);
+/// assert_eq!((s.games, s.unfinished, s.truncated), (10, 10, 10));
+/// ```
 pub fn summarize(records: &[GameRecord], seats: u8) -> Summary {
     let n = records.len();
     let mut win_rate = Vec::new();
@@ -321,6 +615,7 @@ pub fn summarize(records: &[GameRecord], seats: u8) -> Summary {
     Summary {
         games: n,
         unfinished: records.iter().filter(|r| r.winners == 0).count(),
+        truncated: records.iter().filter(|r| r.truncated).count(),
         win_rate,
         win_rate_ci,
         mean_rolls: rolls.iter().map(|&r| r as f64).sum::<f64>() / nf,

@@ -192,6 +192,9 @@ pub trait RuleSystem: Clone + Debug + Send + Sync + 'static {
 
     /// Number of seats in play.
     fn seats(&self) -> u8;
+    /// The rules' `max_rolls` option: a game still going after this many chance events (rolls
+    /// or throws) ends there, truncated, with no winner (decision G-A of `docs/RULES.md`).
+    fn max_rolls(&self) -> u32;
     /// The starting position.
     fn initial_state(&self) -> Self::State;
     /// Checks a position that came from outside (JSON, notation): counts, overlaps, ranges.

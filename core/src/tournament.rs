@@ -27,7 +27,7 @@ use crate::players::{
     DiceStreams, Evaluate, GameStats, Player, PlayerSpec, Policy, in_pool, play_out,
 };
 use crate::rules::Rules;
-use crate::sim::{GameRecord, game_seed, wilson_interval};
+use crate::sim::{GameRecord, SimControl, game_seed, run_games, wilson_interval};
 use crate::{Error, Result};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -68,7 +68,7 @@ pub struct TournamentGame {
     pub deal: u64,
     /// The rotation (an index into [`TournamentResult::seatings`]).
     pub rotation: u32,
-    /// Bit `i` set when seat `i` won (0: the game hit the roll limit).
+    /// Bit `i` set when seat `i` won (0: the game was truncated by `max_rolls`, G-A).
     pub winners: u16,
     /// Rolls in the game.
     pub rolls: u32,
@@ -450,7 +450,7 @@ impl TournamentResult {
 /// Games `games` of `rules` with a fixed line-up (`lineup[seat]` plays `seat`; no rotation),
 /// as [`crate::sim::simulate_range`] plays them with the random player: game `i` is seeded with
 /// [`game_seed`]`(seed, i)` (one dice stream per seat), so the records do not depend on the
-/// thread count or on how the run is split.
+/// thread count or on how the run is split. `threads` as for [`crate::sim::simulate`].
 ///
 /// ```
 /// use pachisi::{Rules, tournament::simulate_lineup};
@@ -468,7 +468,33 @@ pub fn simulate_lineup(
     seed: u64,
     threads: Option<usize>,
 ) -> Result<Vec<GameRecord>> {
-    struct Run<'a>(&'a [&'a str], Range<u64>, u64, Option<usize>);
+    simulate_lineup_controlled(rules, lineup, games, seed, threads, &SimControl::new())
+}
+
+/// [`simulate_lineup`] followed and stoppable through `control` (see [`SimControl`]).
+///
+/// ```
+/// use pachisi::{Rules, sim::SimControl, tournament::simulate_lineup_controlled};
+/// let rules = Rules::preset("backgammon").unwrap();
+/// let control = SimControl::new();
+/// let r = simulate_lineup_controlled(&rules, &["greedy", "random"], 0..4, 1, Some(2), &control);
+/// assert_eq!((r.unwrap().len(), control.done()), (4, 4));
+/// ```
+pub fn simulate_lineup_controlled(
+    rules: &Rules,
+    lineup: &[&str],
+    games: Range<u64>,
+    seed: u64,
+    threads: Option<usize>,
+    control: &SimControl,
+) -> Result<Vec<GameRecord>> {
+    struct Run<'a>(
+        &'a [&'a str],
+        Range<u64>,
+        u64,
+        Option<usize>,
+        &'a SimControl,
+    );
     impl crate::players::SystemWork for Run<'_> {
         type Output = Result<Vec<GameRecord>>;
         fn run<R: Evaluate>(self, sys: &R) -> Self::Output {
@@ -476,31 +502,32 @@ pub fn simulate_lineup(
             let lineup = parse_lineup(&names, sys.seats())?;
             let seating: Vec<usize> = (0..lineup.len()).collect();
             let seed = self.2;
-            in_pool(self.3, || {
-                self.1
-                    .clone()
-                    .into_par_iter()
-                    .map(|i| {
-                        let game = game_seed(seed, i);
-                        let (outcome, stats) =
-                            play_game(sys, &lineup, &seating, game, game_seed(game, 0x9_1A7E5));
-                        let (winners, points) = outcome.map_or((0, 0), |o| (o.winners, o.points));
-                        GameRecord {
-                            winners,
-                            winner: if winners == 0 {
-                                255
-                            } else {
-                                winners.trailing_zeros() as u8
-                            },
-                            points,
-                            rolls: stats.rolls,
-                            captures: stats.captures,
-                        }
-                    })
-                    .collect()
-            })
+            run_games(
+                self.1,
+                self.3,
+                self.4,
+                || (),
+                |_, i| {
+                    let game = game_seed(seed, i);
+                    let (outcome, stats) =
+                        play_game(sys, &lineup, &seating, game, game_seed(game, 0x9_1A7E5));
+                    let (winners, points) = outcome.map_or((0, 0), |o| (o.winners, o.points));
+                    GameRecord {
+                        winners,
+                        winner: if winners == 0 {
+                            255
+                        } else {
+                            winners.trailing_zeros() as u8
+                        },
+                        points,
+                        rolls: stats.rolls,
+                        captures: stats.captures,
+                        truncated: outcome.is_none(),
+                    }
+                },
+            )
         }
     }
-    let games = games.start..games.end.max(games.start);
-    crate::players::with_system(rules, Run(lineup, games, seed, threads))?
+    crate::sim::worker_threads(threads)?;
+    crate::players::with_system(rules, Run(lineup, games, seed, threads, control))?
 }

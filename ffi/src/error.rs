@@ -12,7 +12,7 @@ use std::sync::Once;
 /// `uint32_t` in C++ and C23. The numbers are fixed: they never change within one
 /// `PACHISI_ABI_VERSION`.
 ///
-/// 1..=9 mirror the engine's error kinds; 100 and up are errors of the C interface itself.
+/// 1..=12 mirror the engine's error kinds; 100 and up are errors of the C interface itself.
 /// `pachisi_result_name` gives each a name, `pachisi_result_description` a sentence (both
 /// static strings, usable from any thread); `pachisi_last_error` the message of the last
 /// failure on the calling thread.
@@ -40,6 +40,14 @@ pub enum pachisi_result {
     WrongPhase = 8,
     /// A player spec that names no player, or a parameter a player does not have or cannot take.
     InvalidPlayer = 9,
+    /// An argument out of its range that is not a rules option: `threads` above
+    /// `PACHISI_MAX_THREADS`.
+    InvalidArgument = 10,
+    /// A simulation stopped because its progress callback returned nonzero; nothing was written.
+    Cancelled = 11,
+    /// The operating system refused a resource: worker threads could not be started, or memory
+    /// for the results could not be allocated.
+    ResourceError = 12,
     /// A required pointer argument was NULL.
     NullPointer = 100,
     /// An output buffer is too small; `*written` holds the size needed.
@@ -93,6 +101,9 @@ impl From<engine::Error> for Failure {
             E::IllegalMove(_) => pachisi_result::IllegalMove,
             E::WrongPhase(_) => pachisi_result::WrongPhase,
             E::InvalidPlayer(_) => pachisi_result::InvalidPlayer,
+            E::InvalidArgument(_) => pachisi_result::InvalidArgument,
+            E::Cancelled(_) => pachisi_result::Cancelled,
+            E::Resource(_) => pachisi_result::ResourceError,
             _ => pachisi_result::OtherError,
         };
         Failure::new(code, e.to_string())
@@ -271,6 +282,18 @@ fn describe(code: pachisi_result) -> Option<(&'static str, &'static str)> {
             "InvalidPlayer\0",
             "a player spec naming no player, or a parameter it does not have or cannot take\0",
         ),
+        R::InvalidArgument => (
+            "InvalidArgument\0",
+            "an argument out of its range (a count, a thread number, a size)\0",
+        ),
+        R::Cancelled => (
+            "Cancelled\0",
+            "the caller cancelled the call (a progress callback returned nonzero)\0",
+        ),
+        R::ResourceError => (
+            "ResourceError\0",
+            "threads could not be started or memory ran out\0",
+        ),
         R::NullPointer => ("NullPointer\0", "a required pointer was NULL\0"),
         R::BufferTooSmall => (
             "BufferTooSmall\0",
@@ -295,7 +318,7 @@ fn describe(code: pachisi_result) -> Option<(&'static str, &'static str)> {
 /// The status code numbered `code`, if it is one.
 fn from_number(code: u32) -> Option<pachisi_result> {
     use pachisi_result as R;
-    const ALL: [pachisi_result; 16] = [
+    const ALL: [pachisi_result; 19] = [
         R::Ok,
         R::UnknownVariant,
         R::InvalidRules,
@@ -306,6 +329,9 @@ fn from_number(code: u32) -> Option<pachisi_result> {
         R::IllegalMove,
         R::WrongPhase,
         R::InvalidPlayer,
+        R::InvalidArgument,
+        R::Cancelled,
+        R::ResourceError,
         R::NullPointer,
         R::BufferTooSmall,
         R::IndexOutOfRange,
@@ -317,7 +343,7 @@ fn from_number(code: u32) -> Option<pachisi_result> {
 }
 
 /// The name of a status code, e.g. "Ok", "InvalidRoll", "BufferTooSmall" (the engine's error
-/// kind names for 1..=9), or "Unknown" for a number that is no status.
+/// kind names for 1..=12), or "Unknown" for a number that is no status.
 ///
 /// `code` is a plain number (any `uint32_t`), so a value read from elsewhere is safe to pass.
 /// Returns a pointer to a static NUL-terminated string: valid for the life of the process; do
@@ -402,6 +428,12 @@ mod tests {
         assert_eq!(name(pachisi_result::Ok as u32), "Ok");
         assert_eq!(name(pachisi_result::InvalidRoll as u32), "InvalidRoll");
         assert_eq!(name(pachisi_result::Panic as u32), "Panic");
+        assert_eq!(
+            name(pachisi_result::InvalidArgument as u32),
+            "InvalidArgument"
+        );
+        assert_eq!(name(pachisi_result::Cancelled as u32), "Cancelled");
+        assert_eq!(name(pachisi_result::ResourceError as u32), "ResourceError");
         assert_eq!(name(u32::MAX), "Unknown");
     }
 

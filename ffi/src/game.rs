@@ -746,6 +746,16 @@ pub unsafe extern "C" fn pachisi_game_is_over(
     read(game, out, |g| Ok(g.game.is_over()))
 }
 
+/// Writes to `*out` whether the game ended because a roll was due after the rules' `max_rolls`
+/// rolls (over, with no winner: decision G-A of docs/RULES.md).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn pachisi_game_is_truncated(
+    game: *const pachisi_game,
+    out: *mut bool,
+) -> pachisi_result {
+    read(game, out, |g| Ok(g.game.is_truncated()))
+}
+
 /// Writes the seat to roll or to play to `*out`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn pachisi_game_to_move(

@@ -68,6 +68,11 @@ const _: () = assert!(PACHISI_NO_PIECE == engine::NO_PIECE);
 /// The seat written where there is none (no winner yet, a game that did not finish).
 pub const PACHISI_NO_SEAT: u8 = 255;
 
+/// The most worker threads `pachisi_simulate` and its variants accept (`threads` above it is
+/// `PACHISI_RESULT_INVALID_ARGUMENT`).
+pub const PACHISI_MAX_THREADS: u32 = 256;
+const _: () = assert!(PACHISI_MAX_THREADS as usize == engine::sim::MAX_THREADS);
+
 static VERSION_NUL: &str = concat!(env!("CARGO_PKG_VERSION"), "\0");
 
 /// The library version, e.g. "0.1.0".

@@ -126,10 +126,23 @@ pub fn roll_from_py(obj: &Bound<'_, PyAny>) -> PyResult<Roll> {
     if obj.is_instance_of::<PyBool>() {
         return Err(bad());
     }
+    // The value as text, cut short, for a message (a Python int may have any size).
+    let shown = |o: &Bound<'_, PyAny>| -> String {
+        o.str()
+            .map(|s| pachisi::error::excerpt(&s.to_string(), 40))
+            .unwrap_or_default()
+    };
     if obj.is_instance_of::<PyInt>() {
-        let n: i64 = obj.extract()?;
-        let n = u8::try_from(n)
-            .map_err(|_| new_err(Kind::InvalidRoll, format!("{n} shells up is out of range")))?;
+        let n = obj
+            .extract::<i128>()
+            .ok()
+            .and_then(|n| u8::try_from(n).ok());
+        let n = n.ok_or_else(|| {
+            new_err(
+                Kind::InvalidRoll,
+                format!("{} shells up is out of range", shown(obj)),
+            )
+        })?;
         return Ok(Roll::Cowries(n));
     }
     if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
@@ -142,9 +155,15 @@ pub fn roll_from_py(obj: &Bound<'_, PyAny>) -> PyResult<Roll> {
             if item.is_instance_of::<PyBool>() || !item.is_instance_of::<PyInt>() {
                 return Err(bad());
             }
-            let v: i64 = item.extract()?;
-            *slot = u8::try_from(v).map_err(|_| {
-                new_err(Kind::InvalidRoll, format!("dice must show 1..=6, got {v}"))
+            let v = item
+                .extract::<i128>()
+                .ok()
+                .and_then(|n| u8::try_from(n).ok());
+            *slot = v.ok_or_else(|| {
+                new_err(
+                    Kind::InvalidRoll,
+                    format!("dice must show 1..=6, got {}", shown(item)),
+                )
             })?;
         }
         return Ok(Roll::Dice(dice));

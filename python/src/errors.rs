@@ -1,10 +1,10 @@
 //! The exception hierarchy: one Python class per `pachisi::Error` variant, and a guard that keeps
 //! panics from crossing into Python.
 
-use pyo3::exceptions::{PyException, PyValueError};
+use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyTuple, PyType};
+use pyo3::types::{PyBool, PyDict, PyInt, PyTuple, PyType};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 pyo3::create_exception!(
@@ -15,7 +15,7 @@ pyo3::create_exception!(
 );
 
 /// The error classes below `PachisiError`, in the order of [`Kind`].
-const CLASSES: [(&str, bool, &str); 9] = [
+const CLASSES: [(&str, bool, &str); 12] = [
     (
         "UnknownVariantError",
         true,
@@ -61,6 +61,21 @@ const CLASSES: [(&str, bool, &str); 9] = [
         true,
         "A player spec that names no player, or a parameter a player does not have or cannot take.",
     ),
+    (
+        "InvalidArgumentError",
+        true,
+        "An argument out of its range that is not a rules option (games < 0, threads = 0, a seat of 255, an SVG size of 1e308).",
+    ),
+    (
+        "CancelledError",
+        false,
+        "A simulation stopped early because its progress callback asked it to.",
+    ),
+    (
+        "ResourceError",
+        false,
+        "The operating system refused a resource: worker threads could not start, or memory for the results ran out.",
+    ),
 ];
 
 /// Which exception class to raise.
@@ -75,6 +90,9 @@ pub enum Kind {
     IllegalMove = 6,
     WrongPhase = 7,
     InvalidPlayer = 8,
+    InvalidArgument = 9,
+    Cancelled = 10,
+    Resource = 11,
 }
 
 static TYPES: PyOnceLock<Vec<Py<PyType>>> = PyOnceLock::new();
@@ -137,6 +155,9 @@ pub fn to_pyerr(e: pachisi::Error) -> PyErr {
         E::IllegalMove(_) => Kind::IllegalMove,
         E::WrongPhase(_) => Kind::WrongPhase,
         E::InvalidPlayer(_) => Kind::InvalidPlayer,
+        E::InvalidArgument(_) => Kind::InvalidArgument,
+        E::Cancelled(_) => Kind::Cancelled,
+        E::Resource(_) => Kind::Resource,
         _ => return PachisiError::new_err(message),
     };
     new_err(kind, message)
@@ -168,4 +189,72 @@ pub fn guard<T>(f: impl FnOnce() -> pachisi::Result<T>) -> PyResult<T> {
 /// Like [`guard`] for code that cannot fail except by panicking.
 pub fn guard_ok<T>(f: impl FnOnce() -> T) -> PyResult<T> {
     guard(|| Ok(f()))
+}
+
+/// `obj` as an integer argument named `name` of type `T`: a `TypeError` naming the argument
+/// when it is not an int (bools are refused too), an `InvalidArgumentError` naming it and
+/// `range` when the value does not fit (never an `OverflowError`).
+pub fn int_arg<T: TryFrom<i128>>(obj: &Bound<'_, PyAny>, name: &str, range: &str) -> PyResult<T> {
+    if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
+        return Err(PyTypeError::new_err(format!(
+            "`{name}` must be an int ({range}), got {}",
+            obj.get_type().name()?
+        )));
+    }
+    let out_of_range = || -> PyResult<PyErr> {
+        // `str()` of an int over 4300 digits raises: describe it by its size instead.
+        let text = match obj.str() {
+            Ok(t) => t.to_cow()?.into_owned(),
+            Err(_) => format!("an int of {} bits", obj.call_method0("bit_length")?),
+        };
+        Ok(new_err(
+            Kind::InvalidArgument,
+            format!(
+                "`{name}` must be {range}, got {}",
+                pachisi::error::excerpt(&text, pachisi::error::EXCERPT_CHARS)
+            ),
+        ))
+    };
+    match obj.extract::<i128>() {
+        Ok(v) => T::try_from(v).map_err(|_| out_of_range().unwrap_or_else(|e| e)),
+        Err(_) => Err(out_of_range()?),
+    }
+}
+
+/// A thread-count argument: `None` (every core) or an int 1..=`pachisi.MAX_THREADS`.
+pub fn threads_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
+    let range = format!("1..={} (or None for every core)", pachisi::sim::MAX_THREADS);
+    match obj {
+        None => Ok(None),
+        Some(o) if o.is_none() => Ok(None),
+        Some(o) => {
+            let n: usize = int_arg(o, "threads", &range)?;
+            if n == 0 || n > pachisi::sim::MAX_THREADS {
+                return Err(new_err(
+                    Kind::InvalidArgument,
+                    format!("`threads` must be {range}, got {n}"),
+                ));
+            }
+            Ok(Some(n))
+        }
+    }
+}
+
+/// A seed: any Python int, taken modulo 2**64 (so -1 is 2**64 - 1); a `TypeError` for
+/// anything else.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Seed(pub u64);
+
+impl<'py> FromPyObject<'_, 'py> for Seed {
+    type Error = PyErr;
+    fn extract(obj: Borrowed<'_, 'py, PyAny>) -> PyResult<Seed> {
+        if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
+            return Err(PyTypeError::new_err(format!(
+                "a seed must be an int, got {}",
+                obj.get_type().name()?
+            )));
+        }
+        let reduced = obj.bitand(u64::MAX)?;
+        Ok(Seed(reduced.extract::<u64>()?))
+    }
 }

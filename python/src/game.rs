@@ -1,7 +1,7 @@
 //! `pachisi.Game`: one game of any variant.
 
 use crate::convert::{json_to_py, roll_from_py, roll_to_py, serde_to_py};
-use crate::errors::{Kind, guard, guard_ok, new_err};
+use crate::errors::{Kind, Seed, guard, guard_ok, int_arg, new_err, threads_arg};
 use crate::moves::{PyPlay, PyStep, steps_from_py, steps_to_list};
 use crate::players::PolicyArg;
 use crate::rules::{PyRules, rules_from, rules_repr};
@@ -9,6 +9,9 @@ use pachisi::{Event, Game, Node, Play};
 use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+
+/// The largest `size` of `Game.svg` (pixels).
+const MAX_SVG_SIZE: f64 = 20_000.0;
 
 /// A seed from the operating system's hasher keys, when the caller gives none.
 fn fresh_seed() -> u64 {
@@ -120,11 +123,11 @@ impl PyGame {
     #[pyo3(signature = (rules, seed=None, **options))]
     fn new(
         rules: &Bound<'_, PyAny>,
-        seed: Option<u64>,
+        seed: Option<Seed>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let rules = rules_from(rules, options)?;
-        let seed = seed.unwrap_or_else(fresh_seed);
+        let seed = seed.map_or_else(fresh_seed, |s| s.0);
         Ok(PyGame {
             inner: guard_ok(|| Game::new(&rules, seed))?,
         })
@@ -136,11 +139,11 @@ impl PyGame {
     fn from_position(
         rules: &Bound<'_, PyAny>,
         position: &str,
-        seed: Option<u64>,
+        seed: Option<Seed>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let rules = rules_from(rules, options)?;
-        let seed = seed.unwrap_or_else(fresh_seed);
+        let seed = seed.map_or_else(fresh_seed, |s| s.0);
         Ok(PyGame {
             inner: guard(|| Game::from_position(&rules, position, seed))?,
         })
@@ -219,12 +222,26 @@ impl PyGame {
         guard_ok(|| self.inner.winner())
     }
 
+    /// Whether the game ended because a roll was due after the rules' ``max_rolls`` rolls: it
+    /// is over with no winner (decision G-A of ``docs/RULES.md``).
+    #[getter]
+    fn truncated(&self) -> PyResult<bool> {
+        guard_ok(|| self.inner.is_truncated())
+    }
+
+    /// Rolls (chance events) made since the game began, or since its starting position.
+    #[getter]
+    fn rolls(&self) -> PyResult<usize> {
+        guard_ok(|| self.inner.rolls())
+    }
+
     /// Every winning seat (a whole team wins together); empty while the game goes on.
     #[getter]
-    fn winners(&self) -> PyResult<Vec<u8>> {
+    fn winners(&self) -> PyResult<Vec<u32>> {
         guard_ok(|| match self.inner.outcome() {
             Some(o) => (0..self.inner.seats())
                 .filter(|&s| o.is_winner(s))
+                .map(u32::from)
                 .collect(),
             None => Vec::new(),
         })
@@ -541,7 +558,21 @@ impl PyGame {
     }
 
     /// The absolute place of a seat-relative position (a step's ``from_`` or ``to``).
-    fn place<'py>(&self, py: Python<'py>, seat: u8, pos: u8) -> PyResult<Bound<'py, PyAny>> {
+    fn place<'py>(
+        &self,
+        py: Python<'py>,
+        seat: &Bound<'py, PyAny>,
+        pos: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let seats = self.inner.seats();
+        let seat: u8 = int_arg(seat, "seat", &format!("a seat 0..{seats}"))?;
+        let pos: u8 = int_arg(pos, "pos", "a position 0..=255")?;
+        if seat >= seats {
+            return Err(new_err(
+                Kind::InvalidArgument,
+                format!("`seat` must be a seat 0..{seats}, got {seat}"),
+            ));
+        }
         let place = guard_ok(|| self.inner.place(seat, pos))?;
         serde_to_py(py, &place)
     }
@@ -553,8 +584,18 @@ impl PyGame {
     }
 
     /// The board as an SVG document ``size`` pixels wide (see ``pachisi::Game::svg``).
+    /// ``size`` must be a number from 50 to 20000 (``InvalidArgumentError`` outside).
     #[pyo3(signature = (size=560.0))]
     fn svg(&self, size: f64) -> PyResult<String> {
+        if !(size.is_finite() && (pachisi::svg::MIN_SIZE..=MAX_SVG_SIZE).contains(&size)) {
+            return Err(new_err(
+                Kind::InvalidArgument,
+                format!(
+                    "`size` must be {}..={MAX_SVG_SIZE} pixels, got {size}",
+                    pachisi::svg::MIN_SIZE
+                ),
+            ));
+        }
         guard_ok(|| self.inner.svg(size))
     }
 
@@ -585,10 +626,10 @@ impl PyGame {
     /// ``Player``, or a Python callable ``policy(game, plays)`` returning an index into ``plays``
     /// or one of them (the slow path: Python runs for every decision). Built-in players are
     /// seeded with ``seed``. ``WrongPhaseError`` unless a play is due.
-    #[pyo3(signature = (policy=PolicyArg::greedy(), seed=0),
+    #[pyo3(signature = (policy=PolicyArg::greedy(), seed=Seed(0)),
            text_signature = "($self, policy='greedy', seed=0)")]
-    fn best_play(slf: &Bound<'_, Self>, policy: PolicyArg<'_>, seed: u64) -> PyResult<PyPlay> {
-        crate::players::best_play(slf.py(), slf, policy, seed)
+    fn best_play(slf: &Bound<'_, Self>, policy: PolicyArg<'_>, seed: Seed) -> PyResult<PyPlay> {
+        crate::players::best_play(slf.py(), slf, policy, seed.0)
     }
 
     /// Every legal play with each seat's win probability after it, by ``rollouts`` games played
@@ -596,32 +637,42 @@ impl PyGame {
     /// a list of dicts (``index`` in ``legal_plays()``, ``play``, ``notation``, ``win`` and
     /// ``stderr`` per seat, ``diff``: the mover's win probability minus the best play's, and its
     /// ``diff_stderr``), best play first. The GIL is released.
-    #[pyo3(signature = (rollouts=500, policy=PolicyArg::greedy(), seed=0, threads=None),
+    #[pyo3(signature = (rollouts=None, policy=PolicyArg::greedy(), seed=Seed(0), threads=None),
            text_signature = "($self, rollouts=500, policy='greedy', seed=0, threads=None)")]
     fn hint<'py>(
         &self,
         py: Python<'py>,
-        rollouts: usize,
+        rollouts: Option<&Bound<'py, PyAny>>,
         policy: PolicyArg<'py>,
-        seed: u64,
-        threads: Option<usize>,
+        seed: Seed,
+        threads: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyList>> {
-        crate::players::hint(py, &self.inner, rollouts, policy, seed, threads)
+        let rollouts: usize = match rollouts {
+            Some(r) => int_arg(r, "rollouts", "an int >= 0")?,
+            None => 500,
+        };
+        let threads = threads_arg(threads)?;
+        crate::players::hint(py, &self.inner, rollouts, policy, seed.0, threads)
     }
 
     /// Each seat's win probability from this position: ``win`` and ``stderr`` per seat by
     /// ``rollouts`` games played out with ``policy`` (the GIL released), or with ``rollouts=0``
     /// the static evaluator's estimate (``stderr`` None).
-    #[pyo3(signature = (rollouts=500, policy=PolicyArg::greedy(), seed=0, threads=None),
+    #[pyo3(signature = (rollouts=None, policy=PolicyArg::greedy(), seed=Seed(0), threads=None),
            text_signature = "($self, rollouts=500, policy='greedy', seed=0, threads=None)")]
     fn evaluate<'py>(
         &self,
         py: Python<'py>,
-        rollouts: usize,
+        rollouts: Option<&Bound<'py, PyAny>>,
         policy: PolicyArg<'py>,
-        seed: u64,
-        threads: Option<usize>,
+        seed: Seed,
+        threads: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        crate::players::evaluate(py, &self.inner, rollouts, policy, seed, threads)
+        let rollouts: usize = match rollouts {
+            Some(r) => int_arg(r, "rollouts", "an int >= 0")?,
+            None => 500,
+        };
+        let threads = threads_arg(threads)?;
+        crate::players::evaluate(py, &self.inner, rollouts, policy, seed.0, threads)
     }
 }

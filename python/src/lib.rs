@@ -26,10 +26,13 @@ fn variants() -> Vec<&'static str> {
 
 /// The 95% Wilson score interval of `wins` successes in `n` trials (`(0, 1)` when `n` is 0).
 #[pyfunction]
-fn wilson_interval(wins: usize, n: usize) -> PyResult<(f64, f64)> {
+fn wilson_interval(wins: &Bound<'_, PyAny>, n: &Bound<'_, PyAny>) -> PyResult<(f64, f64)> {
+    let wins: usize = errors::int_arg(wins, "wins", "an int >= 0")?;
+    let n: usize = errors::int_arg(n, "n", "an int >= 0")?;
     if wins > n {
-        return Err(pyo3::exceptions::PyValueError::new_err(
-            "wins must not exceed the number of trials",
+        return Err(errors::new_err(
+            errors::Kind::InvalidArgument,
+            format!("`wins` must not exceed the number of trials `n` ({wins} > {n})"),
         ));
     }
     Ok(pachisi::sim::wilson_interval(wins, n))
@@ -39,6 +42,7 @@ fn wilson_interval(wins: usize, n: usize) -> PyResult<(f64, f64)> {
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", pachisi::VERSION)?;
+    m.add("MAX_THREADS", pachisi::sim::MAX_THREADS)?;
     errors::register(m)?;
     m.add_class::<rules::PyRules>()?;
     m.add_class::<moves::PyStep>()?;

@@ -1,6 +1,6 @@
 //! `pachisi.Step` and `pachisi.Play`.
 
-use crate::errors::{Kind, new_err};
+use crate::errors::{Kind, int_arg, new_err};
 use pachisi::{MAX_STEPS, NO_PIECE, Play, Step, StepKind};
 use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
@@ -60,27 +60,34 @@ pub struct PyStep {
 #[pymethods]
 impl PyStep {
     #[new]
-    #[pyo3(signature = (seat, piece, from_, to, value, count=1, captured=0, kind="move"))]
+    #[pyo3(signature = (seat, piece, from_, to, value, count=None, captured=None, kind="move"),
+           text_signature = "(seat, piece, from_, to, value, count=1, captured=0, kind='move')")]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        seat: u8,
-        piece: Option<u8>,
-        from_: u8,
-        to: u8,
-        value: u8,
-        count: u8,
-        captured: u8,
+        seat: &Bound<'_, PyAny>,
+        piece: Option<&Bound<'_, PyAny>>,
+        from_: &Bound<'_, PyAny>,
+        to: &Bound<'_, PyAny>,
+        value: &Bound<'_, PyAny>,
+        count: Option<&Bound<'_, PyAny>>,
+        captured: Option<&Bound<'_, PyAny>>,
         kind: &str,
     ) -> PyResult<Self> {
+        // Every field is a byte; out of range is InvalidArgumentError naming the field.
+        let byte = |o: &Bound<'_, PyAny>, name: &str| int_arg::<u8>(o, name, "an int 0..=255");
+        let optional = |o: Option<&Bound<'_, PyAny>>, name: &str, default: u8| match o {
+            Some(o) if !o.is_none() => byte(o, name),
+            _ => Ok(default),
+        };
         Ok(PyStep {
             inner: Step {
-                seat,
-                piece: piece.unwrap_or(NO_PIECE),
-                from: from_,
-                to,
-                value,
-                count,
-                captured,
+                seat: byte(seat, "seat")?,
+                piece: optional(piece, "piece", NO_PIECE)?,
+                from: byte(from_, "from_")?,
+                to: byte(to, "to")?,
+                value: byte(value, "value")?,
+                count: optional(count, "count", 1)?,
+                captured: optional(captured, "captured", 0)?,
                 kind: kind_from_name(kind)?,
             },
         })

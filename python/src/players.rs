@@ -2,7 +2,7 @@
 //! tournaments (the Rust side; `pachisi/__init__.py` wraps the results).
 
 use crate::convert::{py_to_json, serde_to_py};
-use crate::errors::{Kind, guard, new_err};
+use crate::errors::{Kind, Seed, guard, int_arg, new_err, threads_arg};
 use crate::game::PyGame;
 use crate::moves::PyPlay;
 use crate::rules::rules_from;
@@ -76,9 +76,10 @@ impl PyPlayer {
 #[pymethods]
 impl PyPlayer {
     #[new]
-    #[pyo3(signature = (spec=PolicyArg::greedy(), seed=0),
+    #[pyo3(signature = (spec=PolicyArg::greedy(), seed=Seed(0)),
            text_signature = "(spec='greedy', seed=0)")]
-    fn new(spec: PolicyArg<'_>, seed: u64) -> PyResult<Self> {
+    fn new(spec: PolicyArg<'_>, seed: Seed) -> PyResult<Self> {
+        let seed = seed.0;
         let text = spec.spec_text()?;
         let inner = guard(|| pachisi::players::from_spec_seeded(&text, seed))?;
         let name = inner.name();
@@ -127,7 +128,7 @@ pub fn best_play(
             return call_policy(py, game, o);
         }
     }
-    let player = PyPlayer::new(policy, seed)?;
+    let player = PyPlayer::new(policy, Seed(seed))?;
     player.choose_play(py, game.borrow())
 }
 
@@ -247,18 +248,31 @@ pub fn evaluate<'py>(
 
 /// Plays a tournament in Rust with the GIL released; `pachisi.tournament` wraps the result.
 #[pyfunction]
-#[pyo3(signature = (rules, players, deals=100, seed=0, threads=None, rotate=true, **options))]
+#[pyo3(signature = (rules, players, deals=None, seed=Seed(0), threads=None, rotate=true, **options),
+       text_signature = "(rules, players, deals=100, seed=0, threads=None, rotate=True, **options)")]
 #[allow(clippy::too_many_arguments)]
 pub fn tournament_raw<'py>(
     py: Python<'py>,
     rules: &Bound<'py, PyAny>,
     players: &Bound<'py, PyAny>,
-    deals: usize,
-    seed: u64,
-    threads: Option<usize>,
+    deals: Option<&Bound<'py, PyAny>>,
+    seed: Seed,
+    threads: Option<&Bound<'py, PyAny>>,
     rotate: bool,
     options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let deals: usize = match deals {
+        Some(d) => int_arg(d, "deals", "an int >= 1")?,
+        None => 100,
+    };
+    if deals == 0 {
+        return Err(new_err(
+            Kind::InvalidArgument,
+            "`deals` must be an int >= 1, got 0",
+        ));
+    }
+    let seed = seed.0;
+    let threads = threads_arg(threads)?;
     let rules = rules_from(rules, options)?;
     let mut lineup = Vec::new();
     for p in players.try_iter()? {

@@ -1,36 +1,58 @@
 //! Batch simulation with the GIL released; results as numpy arrays.
 
 use crate::convert::serde_to_py;
-use crate::errors::{Kind, guard, guard_ok, new_err};
+use crate::errors::{Seed, guard, guard_ok, int_arg, threads_arg};
 use crate::players::PolicyArg;
 use crate::rules::rules_from;
 use numpy::IntoPyArray;
-use pachisi::sim::{GameRecord, summarize};
+use pachisi::sim::{GameRecord, SimControl, summarize};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// How often the Python thread wakes while a simulation runs: to check for Ctrl-C and to call
+/// the progress callback.
+const POLL: Duration = Duration::from_millis(50);
+
+/// The progress callback is called at most this often (and once at the end).
+const PROGRESS_EVERY: Duration = Duration::from_millis(200);
 
 /// Simulates `games` games in Rust, on all cores unless `threads` is given, with the GIL
 /// released: `policy` is `"random"` (the uniform random simulator), another player spec for
 /// every seat, or a list of specs, one per seat. Returns a dict of numpy arrays and the summary;
 /// `pachisi.simulate` wraps it.
+///
+/// The calling thread wakes every 50 ms: it checks for signals (Ctrl-C raises
+/// `KeyboardInterrupt` within a fraction of a second, the workers stopping after their current
+/// game) and calls `progress(done, games)` at most every 0.2 s and once at the end.
 #[pyfunction]
-#[pyo3(signature = (rules, games, seed=0, threads=None, policy=PolicyArg::Spec("random".to_string()), progress=None, **options),
+#[pyo3(signature = (rules, games, seed=Seed(0), threads=None, policy=PolicyArg::Spec("random".to_string()), progress=None, **options),
        text_signature = "(rules, games, seed=0, threads=None, policy='random', progress=None, **options)")]
 #[allow(clippy::too_many_arguments)]
 pub fn simulate_raw<'py>(
     py: Python<'py>,
     rules: &Bound<'py, PyAny>,
-    games: usize,
-    seed: u64,
-    threads: Option<usize>,
+    games: &Bound<'py, PyAny>,
+    seed: Seed,
+    threads: Option<&Bound<'py, PyAny>>,
     policy: PolicyArg<'py>,
     progress: Option<&Bound<'py, PyAny>>,
     options: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    if threads == Some(0) {
-        return Err(new_err(Kind::InvalidRules, "threads must be at least 1"));
-    }
+    let games: u64 = int_arg(games, "games", "an int >= 0")?;
+    let seed = seed.0;
+    let threads = threads_arg(threads)?;
+    let progress = match progress {
+        Some(p) if p.is_none() => None,
+        Some(p) if !p.is_callable() => {
+            return Err(PyTypeError::new_err(format!(
+                "`progress` must be a callable progress(done, total) or None, got {}",
+                p.get_type().name()?
+            )));
+        }
+        p => p,
+    };
     let rules = rules_from(rules, options)?;
     let seats = guard_ok(|| pachisi::Game::new(&rules, 0).seats())?;
     // `None`: the uniform random simulator; else one player spec per seat.
@@ -50,47 +72,66 @@ pub fn simulate_raw<'py>(
         let refs: Vec<&str> = specs.iter().map(String::as_str).collect();
         guard(|| pachisi::tournament::simulate_lineup(&rules, &refs, 0..0, seed, Some(1)))?;
     }
-    let lineup_refs: Option<Vec<&str>> = lineup
-        .as_ref()
-        .map(|specs| specs.iter().map(String::as_str).collect());
-    let run = |range: std::ops::Range<u64>, threads: Option<usize>| match &lineup_refs {
-        None => pachisi::sim::simulate_range(&rules, seed, range, threads),
-        Some(specs) => pachisi::tournament::simulate_lineup(&rules, specs, range, seed, threads),
+    let owned = rules.clone();
+    let job = move |control: &SimControl| match &lineup {
+        None => pachisi::sim::simulate_controlled(&owned, seed, 0..games, threads, control),
+        Some(specs) => {
+            let refs: Vec<&str> = specs.iter().map(String::as_str).collect();
+            pachisi::tournament::simulate_lineup_controlled(
+                &owned,
+                &refs,
+                0..games,
+                seed,
+                threads,
+                control,
+            )
+        }
     };
-    let pool = match threads {
-        Some(n) if n > 1 => Some(
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .map_err(|e| new_err(Kind::InvalidRules, format!("thread pool: {e}")))?,
-        ),
-        _ => None,
-    };
-    let sequential = threads == Some(1);
-    // Chunks let Ctrl-C and the progress callback in between; seeds do not depend on them.
-    let chunk = if progress.is_some() {
-        games.div_ceil(50).max(1000)
-    } else {
-        games.div_ceil(8).max(20_000)
-    };
-    let mut records: Vec<GameRecord> = Vec::with_capacity(games);
+    // Unbound, so the closure below may cross `detach` (it binds it again with the GIL held).
+    let callback: Option<Py<PyAny>> = progress.map(|p| p.clone().unbind());
     let start = Instant::now();
-    let mut done = 0usize;
-    while done < games {
-        let n = chunk.min(games - done);
-        let range = done as u64..(done + n) as u64;
-        let part = py.detach(|| {
-            guard(|| match (&pool, sequential) {
-                (_, true) => run(range, Some(1)),
-                (Some(p), _) => p.install(|| run(range, None)),
-                (None, false) => run(range, None),
-            })
-        })?;
-        records.extend(part);
-        done += n;
-        py.check_signals()?;
-        if let Some(cb) = progress {
-            cb.call1((done, games))?;
+    // The first Python error met while polling (Ctrl-C, or the callback's own exception):
+    // it cancels the run and is raised in place of the result.
+    let mut raised: Option<PyErr> = None;
+    let mut last_report: Option<Instant> = None;
+    let mut last_done = u64::MAX;
+    let ran = py.detach(|| {
+        guard(|| {
+            pachisi::sim::watch(
+                POLL,
+                |done| {
+                    Python::attach(|py| {
+                        if let Err(e) = py.check_signals() {
+                            raised = Some(e);
+                            return false;
+                        }
+                        let Some(cb) = &callback else {
+                            return true;
+                        };
+                        let finished = done == games;
+                        let due = last_report.is_none_or(|t| t.elapsed() >= PROGRESS_EVERY);
+                        if done != last_done && (finished || due) {
+                            last_report = Some(Instant::now());
+                            last_done = done;
+                            if let Err(e) = cb.bind(py).call1((done, games)) {
+                                raised = Some(e);
+                                return false;
+                            }
+                        }
+                        true
+                    })
+                },
+                job,
+            )
+        })
+    });
+    if let Some(e) = raised {
+        return Err(e);
+    }
+    let records: Vec<GameRecord> = ran?;
+    if let Some(cb) = progress {
+        if last_done != games {
+            cb.call1((games, games))?;
         }
     }
     let seconds = start.elapsed().as_secs_f64();
@@ -132,6 +173,14 @@ pub fn simulate_raw<'py>(
             .iter()
             .map(|r| r.points)
             .collect::<Vec<u32>>()
+            .into_pyarray(py),
+    )?;
+    out.set_item(
+        "truncated",
+        records
+            .iter()
+            .map(|r| r.truncated)
+            .collect::<Vec<bool>>()
             .into_pyarray(py),
     )?;
     out.set_item("summary", serde_to_py(py, &summary)?)?;

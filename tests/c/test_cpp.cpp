@@ -177,8 +177,8 @@ static void test_game_features(const std::string &preset) {
         CHECK(b.piece_count > 0 && b.to_move == g.to_move());
     }
     CHECK(g.history(0).at(0).kind == PACHISI_EVENT_KIND_ROLL);
-    expect_error(PACHISI_RESULT_INDEX_OUT_OF_RANGE, [&] { g.history(g.history_len()); });
-    expect_error(PACHISI_RESULT_WRONG_PHASE, [&] { g.redo(); });
+    expect_error(pachisi::Code::IndexOutOfRange, [&] { g.history(g.history_len()); });
+    expect_error(pachisi::Code::WrongPhase, [&] { g.redo(); });
 }
 
 int main() {

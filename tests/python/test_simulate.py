@@ -95,11 +95,11 @@ def test_output_formats(variant: str) -> None:
 def test_simulate_errors() -> None:
     with pytest.raises(pachisi.InvalidPlayerError):
         pachisi.simulate("backgammon", games=10, policy="oracle")
-    with pytest.raises(pachisi.InvalidRulesError):
+    with pytest.raises(pachisi.InvalidArgumentError):
         pachisi.simulate("backgammon", games=10, threads=0)
     with pytest.raises(pachisi.InvalidRulesError):
         pachisi.simulate("backgammon", games=10, no_such_option=True)
-    with pytest.raises(ValueError):
+    with pytest.raises(pachisi.InvalidArgumentError):
         pachisi.simulate("backgammon", games=-1)
 
 

@@ -228,6 +228,10 @@ impl RuleSystem for BackgammonSystem {
         2
     }
 
+    fn max_rolls(&self) -> u32 {
+        self.rules.max_rolls
+    }
+
     fn initial_state(&self) -> BgState {
         match self.rules.first_roll {
             FirstRoll::Opening => BgState::start(Phase::Opening),

@@ -40,6 +40,18 @@ pub struct BackgammonRules {
     /// A gammoned loser with a checker on the bar or in the winner's home board loses a
     /// backgammon (3 points times the cube).
     pub backgammons: bool,
+    /// Rolls (chance events) after which a game still going ends, truncated, with no winner:
+    /// 1..=100000 (decision G-A of `docs/RULES.md`). The default is far above the longest games
+    /// simulated; it only guards against games that cannot end.
+    #[serde(default = "default_max_rolls")]
+    pub max_rolls: u32,
+}
+
+/// The `max_rolls` of the `backgammon` preset (G-A).
+pub const DEFAULT_MAX_ROLLS: u32 = 2_500;
+
+fn default_max_rolls() -> u32 {
+    DEFAULT_MAX_ROLLS
 }
 
 impl BackgammonRules {
@@ -52,6 +64,7 @@ impl BackgammonRules {
             jacoby: false,
             gammons: true,
             backgammons: true,
+            max_rolls: DEFAULT_MAX_ROLLS,
         }
     }
 }
@@ -59,6 +72,7 @@ impl BackgammonRules {
 impl SystemRules for BackgammonRules {
     type System = BackgammonSystem;
     fn build(&self) -> Result<BackgammonSystem> {
+        crate::sim::check_max_rolls("backgammon", self.max_rolls)?;
         if !(2..=32768).contains(&self.max_cube) || !self.max_cube.is_power_of_two() {
             return Err(Error::InvalidRules(format!(
                 "backgammon: max_cube must be a power of two from 2 to 32768, got {}",

@@ -323,6 +323,10 @@ impl RuleSystem for ClassicSystem {
         self.rules.seats
     }
 
+    fn max_rolls(&self) -> u32 {
+        self.rules.max_rolls
+    }
+
     fn initial_state(&self) -> ClassicState {
         let first = if self.rules.first_piece_in_play {
             CHARKONI_START

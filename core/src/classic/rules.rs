@@ -20,7 +20,7 @@ pub struct ClassicRules {
     pub seats: u8,
     /// Squares moved for 0, 1, ..., 6 shells mouth up (CLS-3): seven values, each 1..=84.
     pub throw_table: Vec<u8>,
-    /// Probability that one shell lands mouth up, strictly between 0 and 1 (CLS-3).
+    /// Probability that one shell lands mouth up, 0.05..=0.95 (CLS-3, C-D).
     pub shell_probability: f64,
     /// Throw values that are graces: they enter a piece and give another throw (CLS-5, CLS-6).
     pub graces: Vec<u8>,
@@ -37,6 +37,23 @@ pub struct ClassicRules {
     /// standard table: the square next to the charkoni, as no throw moves 1). Off by default so a
     /// piece can never be stranded for ever and every game can end.
     pub allow_dead_end: bool,
+    /// Rolls (chance events) after which a game still going ends, truncated, with no winner:
+    /// 1..=100000 (decision G-A of `docs/RULES.md`). The default is far above the longest games
+    /// simulated; it only guards against games that cannot end.
+    #[serde(default = "default_max_rolls")]
+    pub max_rolls: u32,
+}
+
+/// The smallest `shell_probability` accepted (C-D).
+pub const MIN_SHELL_PROBABILITY: f64 = 0.05;
+/// The largest `shell_probability` accepted (C-D).
+pub const MAX_SHELL_PROBABILITY: f64 = 0.95;
+
+/// The `max_rolls` (throws) of the `pachisi` preset (G-A).
+pub const DEFAULT_MAX_ROLLS: u32 = 6_000;
+
+fn default_max_rolls() -> u32 {
+    DEFAULT_MAX_ROLLS
 }
 
 impl ClassicRules {
@@ -59,6 +76,7 @@ impl ClassicRules {
             extra_throw_on_grace: true,
             units: true,
             allow_dead_end: false,
+            max_rolls: DEFAULT_MAX_ROLLS,
         }
     }
 }
@@ -77,6 +95,7 @@ impl SystemRules for ClassicRules {
     type System = ClassicSystem;
 
     fn build(&self) -> Result<ClassicSystem> {
+        crate::sim::check_max_rolls("pachisi", self.max_rolls)?;
         if self.seats != 2 && self.seats != 4 {
             return Err(invalid(format!(
                 "seats must be 2 or 4 (two teams of opposite colours), got {}",
@@ -95,9 +114,11 @@ impl SystemRules for ClassicRules {
             )));
         }
         let p = self.shell_probability;
-        if !(p.is_finite() && p > 0.0 && p < 1.0) {
+        // Outside this range some throw values are so rare (below 1 in 10^7 at 0.05) that a
+        // piece waiting for one stalls the game for ever; C-D of docs/RULES.md.
+        if !(p.is_finite() && (MIN_SHELL_PROBABILITY..=MAX_SHELL_PROBABILITY).contains(&p)) {
             return Err(invalid(format!(
-                "shell_probability must lie strictly between 0 and 1, got {p}"
+                "option `shell_probability` must be {MIN_SHELL_PROBABILITY}..={MAX_SHELL_PROBABILITY}, got {p}"
             )));
         }
         if self.graces.is_empty() {

@@ -198,6 +198,10 @@ impl RuleSystem for FamilySystem {
         self.rules.seats
     }
 
+    fn max_rolls(&self) -> u32 {
+        self.rules.max_rolls
+    }
+
     fn initial_state(&self) -> FamilyState {
         FamilyState {
             pos: [[START_AREA; PIECES]; 4],

@@ -46,6 +46,18 @@ pub struct FamilyRules {
     /// F-F: off (default) only a die showing five enters; on, a sum of five (4-1, 3-2) may
     /// enter a piece too, using both dice.
     pub sum_of_five_enters: bool,
+    /// Rolls (chance events) after which a game still going ends, truncated, with no winner:
+    /// 1..=100000 (decision G-A of `docs/RULES.md`). The default is far above the longest games
+    /// simulated; it only guards against games that cannot end.
+    #[serde(default = "default_max_rolls")]
+    pub max_rolls: u32,
+}
+
+/// The `max_rolls` of the `pachisi-family` preset (G-A).
+pub const DEFAULT_MAX_ROLLS: u32 = 2_000;
+
+fn default_max_rolls() -> u32 {
+    DEFAULT_MAX_ROLLS
 }
 
 impl FamilyRules {
@@ -65,6 +77,7 @@ impl FamilyRules {
             doubles_extra_roll: true,
             compulsory_capture: false,
             sum_of_five_enters: false,
+            max_rolls: DEFAULT_MAX_ROLLS,
         }
     }
 }
@@ -90,6 +103,7 @@ impl SystemRules for FamilyRules {
     }
 
     fn build(&self) -> Result<FamilySystem> {
+        crate::sim::check_max_rolls("pachisi-family", self.max_rolls)?;
         if !(2..=4).contains(&self.seats) {
             return Err(invalid(format!(
                 "`seats` must be 2, 3 or 4 (got {})",

@@ -661,6 +661,10 @@ impl RuleSystem for ParcheesiSystem {
         self.seats
     }
 
+    fn max_rolls(&self) -> u32 {
+        self.rules.max_rolls
+    }
+
     fn initial_state(&self) -> ParcheesiState {
         ParcheesiState {
             pieces: [[NEST; PIECES]; 4],

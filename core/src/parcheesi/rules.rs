@@ -40,6 +40,7 @@ mod named {
         entry_capture: bool = "entry_capture", "true or false";
         go_round_again: bool = "go_round_again", "true or false";
         pass_allowed: bool = "pass_allowed", "true or false";
+        max_rolls: u32 = "max_rolls", "a number of rolls (1..=100000)";
     }
 }
 
@@ -157,6 +158,18 @@ pub struct ParcheesiRules {
     /// bonuses). Off: the most values, then the most pips, must be used (P-C).
     #[serde(deserialize_with = "named::pass_allowed")]
     pub pass_allowed: bool,
+    /// Rolls (chance events) after which a game still going ends, truncated, with no winner:
+    /// 1..=100000 (decision G-A of `docs/RULES.md`). The default is far above the longest games
+    /// simulated; it only guards against games that cannot end.
+    #[serde(deserialize_with = "named::max_rolls", default = "default_max_rolls")]
+    pub max_rolls: u32,
+}
+
+/// The `max_rolls` of both presets of this system (G-A).
+pub const DEFAULT_MAX_ROLLS: u32 = 5_000;
+
+fn default_max_rolls() -> u32 {
+    DEFAULT_MAX_ROLLS
 }
 
 impl ParcheesiRules {
@@ -187,6 +200,7 @@ impl ParcheesiRules {
             entry_capture: true,
             go_round_again: true,
             pass_allowed: false,
+            max_rolls: DEFAULT_MAX_ROLLS,
         }
     }
 
@@ -219,12 +233,14 @@ impl ParcheesiRules {
             entry_capture: true,
             go_round_again: false,
             pass_allowed: false,
+            max_rolls: DEFAULT_MAX_ROLLS,
         }
     }
 
     /// Checks every option and every combination.
     pub fn validate(&self) -> Result<()> {
         let bad = |msg: String| Err(Error::InvalidRules(msg));
+        crate::sim::check_max_rolls("parcheesi", self.max_rolls)?;
         if !(2..=4).contains(&self.seats) {
             return bad(format!("`seats` must be 2, 3 or 4, got {}", self.seats));
         }

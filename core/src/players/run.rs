@@ -3,7 +3,7 @@
 use super::{Evaluate, Policy};
 use crate::dice::{GameRng, rng_from_seed};
 use crate::play::Play;
-use crate::sim::{MAX_ROLLS, game_seed};
+use crate::sim::game_seed;
 use crate::system::{Node, Orders, Outcome};
 use crate::{Error, Result};
 use std::time::Instant;
@@ -45,8 +45,9 @@ pub(crate) struct GameStats {
     pub seconds: [f64; 4],
 }
 
-/// Plays from `s` until the game ends (or [`MAX_ROLLS`] rolls): `policies[seat]` chooses each
-/// play of `seat`, the rolls come from `dice`. `None` when the roll limit stopped the game.
+/// Plays from `s` until the game ends (or the rules' `max_rolls` rolls, G-A): `policies[seat]`
+/// chooses each play of `seat`, the rolls come from `dice`. `None` when the roll limit stopped
+/// the game (truncated).
 pub(crate) fn play_out<R: Evaluate>(
     sys: &R,
     mut s: R::State,
@@ -59,7 +60,7 @@ pub(crate) fn play_out<R: Evaluate>(
         match sys.node(&s) {
             Node::Over => return sys.outcome(&s),
             Node::Chance => {
-                if stats.rolls >= MAX_ROLLS {
+                if stats.rolls >= sys.max_rolls() {
                     return None;
                 }
                 let roll = sys.sample_roll(&s, dice.of(sys.to_move(&s)));
@@ -97,19 +98,20 @@ pub(crate) fn play_out<R: Evaluate>(
     }
 }
 
-/// Runs `job` on `threads` worker threads (`None`: rayon's global pool, all cores), as
-/// [`crate::sim::simulate`] does; 0 threads is an error.
+/// Runs `job` on `threads` worker threads (`None`: rayon's global pool, all cores); the count
+/// is checked as [`crate::sim::worker_threads`] does (1..=[`crate::sim::MAX_THREADS`]), and a
+/// pool that cannot start is [`Error::Resource`].
 pub(crate) fn in_pool<T: Send>(
     threads: Option<usize>,
     job: impl FnOnce() -> T + Send,
 ) -> Result<T> {
+    crate::sim::worker_threads(threads)?;
     match threads {
-        Some(0) => Err(Error::InvalidRules("threads must be at least 1".into())),
         Some(n) => {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(n)
                 .build()
-                .map_err(|e| Error::InvalidRules(format!("thread pool: {e}")))?;
+                .map_err(|e| Error::Resource(format!("could not start {n} worker threads: {e}")))?;
             Ok(pool.install(job))
         }
         None => Ok(job()),

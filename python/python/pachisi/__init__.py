@@ -34,8 +34,11 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, 
 import numpy as np
 
 from ._native import (
+    MAX_THREADS,
+    CancelledError,
     Game,
     IllegalMoveError,
+    InvalidArgumentError,
     InvalidJsonError,
     InvalidNotationError,
     InvalidPlayerError,
@@ -45,6 +48,7 @@ from ._native import (
     PachisiError,
     Play,
     Player,
+    ResourceError,
     RlGame,
     Rules,
     Step,
@@ -59,8 +63,11 @@ from ._native import (
 )
 
 __all__ = [
+    "MAX_THREADS",
+    "CancelledError",
     "Game",
     "IllegalMoveError",
+    "InvalidArgumentError",
     "InvalidJsonError",
     "InvalidNotationError",
     "InvalidPlayerError",
@@ -71,6 +78,7 @@ __all__ = [
     "Play",
     "Player",
     "PolicyLike",
+    "ResourceError",
     "RlGame",
     "Rules",
     "SimulationResult",
@@ -127,9 +135,10 @@ class SimulationResult:
     """What :func:`simulate` returns: per-game numpy arrays and a summary.
 
     Arrays (one entry per game, in game order): ``winner`` (int8, the lowest winning seat, -1 if
-    the game hit the roll limit), ``winners`` (uint16 bit mask of winning seats: a team wins
+    the game was truncated), ``winners`` (uint16 bit mask of winning seats: a team wins
     together), ``rolls`` (uint32), ``captures`` (uint32), ``points`` (uint32: backgammon's
-    1/2/3 times the cube, 1 in the Pachisi family).
+    1/2/3 times the cube, 1 in the Pachisi family), ``truncated`` (bool: the game was still
+    going after the rules' ``max_rolls`` rolls and ended there with no winner, decision G-A).
 
     ``summary()`` gives per-seat win rates with 95% Wilson intervals, mean and median rolls and
     mean captures; ``str(result)`` prints it as a table and ``to_dict()`` converts it.
@@ -147,6 +156,7 @@ class SimulationResult:
         self.rolls: np.ndarray = raw["rolls"]
         self.captures: np.ndarray = raw["captures"]
         self.points: np.ndarray = raw["points"]
+        self.truncated: np.ndarray = raw["truncated"]
         self._summary: Dict[str, Any] = raw["summary"]
 
     @property
@@ -187,6 +197,7 @@ class SimulationResult:
             "seconds": self.seconds,
             "games_per_second": self.games_per_second,
             "unfinished": s["unfinished"],
+            "truncated": s["truncated"],
             "win_rate": list(s["win_rate"]),
             "win_rate_ci": [list(ci) for ci in s["win_rate_ci"]],
             "mean_rolls": s["mean_rolls"],
@@ -221,7 +232,10 @@ class SimulationResult:
             f"captures per game: mean {s['mean_captures']:.2f}"
         )
         if s["unfinished"]:
-            lines.append(f"unfinished games (roll limit): {s['unfinished']}")
+            lines.append(
+                f"unfinished games: {s['unfinished']} "
+                f"(truncated at max_rolls={self.rules.options['max_rolls']}: {s['truncated']})"
+            )
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -247,7 +261,8 @@ class SimulationResult:
 
 class Summary(Dict[str, Any]):
     """A simulation summary: a plain ``dict`` (``games``, ``win_rate``, ``win_rate_ci``,
-    ``mean_rolls``, ``median_rolls``, ``mean_captures``, ``unfinished``) that prints as a table.
+    ``mean_rolls``, ``median_rolls``, ``mean_captures``, ``unfinished``: games without a winner,
+    ``truncated``: those ended by ``max_rolls``) that prints as a table.
 
     >>> s = simulate("backgammon", games=100, seed=1).summary()
     >>> round(sum(s["win_rate"]), 6)
@@ -292,7 +307,7 @@ def simulate(
     seed: int = 0,
     policy: Union[str, Dict[str, Any], Player, Sequence[PolicyLike]] = "random",
     threads: Optional[int] = None,
-    progress: Union[bool, Callable[[int, int], object]] = False,
+    progress: Union[None, bool, Callable[[int, int], object]] = False,
     **options: Any,
 ) -> SimulationResult:
     """Simulates ``games`` games in Rust with the GIL released, on all cores (or ``threads``).
@@ -304,13 +319,28 @@ def simulate(
     its own dice stream, see ``docs/PLAYERS.md``). Game ``i`` has its own seed derived from
     ``seed``, so the result does not depend on the thread count or on ``progress``: ``True``
     prints progress to stderr, a callable is called as ``progress(done, total)`` between chunks
-    of games. Ctrl-C interrupts between chunks.
+    every 0.2 s or so and once at the end (``progress`` must be a bool, None or a callable:
+    anything else is a ``TypeError``). Ctrl-C stops the run within a fraction of a second
+    (``KeyboardInterrupt``): the Python thread checks for signals every 50 ms while the workers
+    run, and they stop after the game each is playing.
+
+    ``games`` is an int >= 0 and ``threads`` None (every core) or 1..=``MAX_THREADS`` (256):
+    other values raise ``InvalidArgumentError``, other types ``TypeError``. ``seed`` is any int,
+    taken modulo 2**64. Results are not preallocated from ``games``: memory grows with the games
+    played, and running out of it is a ``ResourceError``.
 
     A list with a Python callable (``policy(game, plays) -> index``) is played by a Python loop
     (:func:`play_game`, the game's own dice): the slow path, for trying out a policy.
     """
+    if isinstance(games, bool) or not isinstance(games, int):
+        raise TypeError(f"`games` must be an int (>= 0), got {type(games).__name__}")
     if games < 0:
-        raise ValueError("games must be >= 0")
+        raise InvalidArgumentError(f"invalid argument: `games` must be an int >= 0, got {games}")
+    if progress is not None and not isinstance(progress, bool) and not callable(progress):
+        raise TypeError(
+            "`progress` must be True, False, None or a callable progress(done, total), "
+            f"got {type(progress).__name__}"
+        )
     if isinstance(policy, (list, tuple)) and any(_is_callable_policy(p) for p in policy):
         return _simulate_python(rules, games, seed, list(policy), progress, options)
     callback: Optional[Callable[[int, int], object]]
@@ -380,7 +410,7 @@ def _simulate_python(
     games: int,
     seed: int,
     players: List[PolicyLike],
-    progress: Union[bool, Callable[[int, int], object]],
+    progress: Union[None, bool, Callable[[int, int], object]],
     options: Dict[str, Any],
 ) -> SimulationResult:
     """:func:`simulate` with a Python callable in the line-up: one :func:`play_game` per game."""
@@ -391,6 +421,7 @@ def _simulate_python(
     rolls: List[int] = []
     captures: List[int] = []
     points: List[int] = []
+    truncated: List[bool] = []
     callback: Optional[Callable[[int, int], object]] = None
     if callable(progress):
         callback = progress
@@ -402,6 +433,7 @@ def _simulate_python(
         winners.append(sum(1 << s for s in g.winners))
         winner.append(min(g.winners) if g.winners else -1)
         points.append(g.points or 0)
+        truncated.append(g.truncated)
         log = g.log
         rolls.append(sum(1 for e in log if e["event"] == "roll"))
         captures.append(sum(e["play"].captures for e in log if e["event"] == "play"))
@@ -418,9 +450,11 @@ def _simulate_python(
         "rolls": np.array(rolls, dtype=np.uint32),
         "captures": np.array(captures, dtype=np.uint32),
         "points": np.array(points, dtype=np.uint32),
+        "truncated": np.array(truncated, dtype=np.bool_),
         "summary": {
             "games": n,
             "unfinished": sum(1 for m in winners if m == 0),
+            "truncated": sum(truncated),
             "win_rate": [w / n if n else 0.0 for w in wins],
             "win_rate_ci": [wilson_interval(w, n) for w in wins],
             "mean_rolls": float(np.mean(rolls)) if n else 0.0,
@@ -565,8 +599,6 @@ def tournament(
     >>> r.standing("greedy")["win_rate"] > 0.5
     True
     """
-    if deals < 1:
-        raise ValueError("deals must be >= 1")
     if any(_is_callable_policy(p) for p in players):
         raise InvalidPlayerError(
             "invalid player: tournament() plays specs in Rust; for a Python callable use "

@@ -1,0 +1,131 @@
+"""Every bad argument is a pachisi.PachisiError subclass (or a TypeError for a wrong type),
+never OverflowError, PanicException or a bare ValueError; messages name the argument or the
+option and quote at most a short excerpt of the input (issue #15)."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Type
+
+import pytest
+
+import pachisi
+
+
+def raises(exc: Type[BaseException], call: Callable[[], Any], *names: str) -> str:
+    """Checks that `call` raises exactly a subclass of `exc` whose message names `names`."""
+    with pytest.raises(BaseException) as info:
+        call()
+    err = info.value
+    assert isinstance(err, exc), f"{type(err).__name__}: {err}"
+    assert not isinstance(err, OverflowError), repr(err)
+    assert type(err).__name__ != "PanicException", repr(err)
+    if not isinstance(err, TypeError):
+        assert isinstance(err, pachisi.PachisiError), f"{type(err).__name__}: {err}"
+    msg = str(err)
+    for name in names:
+        assert name in msg, msg
+    return msg
+
+
+def test_the_new_classes_sit_under_pachisi_error() -> None:
+    assert issubclass(pachisi.InvalidArgumentError, pachisi.PachisiError)
+    assert issubclass(pachisi.InvalidArgumentError, ValueError)
+    assert issubclass(pachisi.CancelledError, pachisi.PachisiError)
+    assert issubclass(pachisi.ResourceError, pachisi.PachisiError)
+    assert pachisi.MAX_THREADS == 256
+
+
+def test_simulate_arguments() -> None:
+    raises(pachisi.InvalidArgumentError, lambda: pachisi.simulate("parcheesi", games=-1), "games")
+    raises(TypeError, lambda: pachisi.simulate("parcheesi", games="10"), "games")  # type: ignore[arg-type]
+    raises(TypeError, lambda: pachisi.simulate("parcheesi", games=1.5), "games")  # type: ignore[arg-type]
+    raises(pachisi.InvalidArgumentError, lambda: pachisi.simulate("parcheesi", games=10, threads=0), "threads")
+    raises(pachisi.InvalidArgumentError, lambda: pachisi.simulate("parcheesi", games=10, threads=10**6), "threads")
+    raises(pachisi.InvalidArgumentError, lambda: pachisi.simulate("parcheesi", games=10, threads=-1), "threads")
+    raises(TypeError, lambda: pachisi.simulate("parcheesi", games=10, threads="2"), "threads")  # type: ignore[arg-type]
+    raises(TypeError, lambda: pachisi.simulate("parcheesi", games=10, progress=5), "progress")  # type: ignore[arg-type]
+    # The native function checks the same on its own.
+    raw = pachisi._native.simulate_raw
+    raises(pachisi.InvalidArgumentError, lambda: raw("parcheesi", -1), "games")
+    raises(pachisi.InvalidArgumentError, lambda: raw("parcheesi", 2**64), "games")
+    raises(TypeError, lambda: raw("parcheesi", "10"), "games")
+    raises(TypeError, lambda: raw("parcheesi", 10, progress=5), "progress")
+    raises(pachisi.InvalidArgumentError, lambda: pachisi.tournament("backgammon", ["greedy", "random"], deals=0), "deals")
+    raises(pachisi.InvalidArgumentError, lambda: pachisi.tournament("backgammon", ["greedy", "random"], deals=-5), "deals")
+    raises(pachisi.InvalidArgumentError, lambda: pachisi.wilson_interval(-1, 10), "wins")
+    raises(pachisi.InvalidArgumentError, lambda: pachisi.wilson_interval(11, 10), "wins")
+
+
+def test_seeds_are_any_int_modulo_2_to_the_64() -> None:
+    # Decision: a seed is any Python int, reduced modulo 2**64 (documented in docs/PYTHON.md).
+    a = pachisi.Game("parcheesi", seed=-1)
+    b = pachisi.Game("parcheesi", seed=2**64 - 1)
+    c = pachisi.Game("parcheesi", seed=2**64 * 5 + 2**64 - 1)
+    assert a.roll() == b.roll() == c.roll()
+    r1 = pachisi.simulate("backgammon", games=20, seed=-3)
+    r2 = pachisi.simulate("backgammon", games=20, seed=2**64 - 3)
+    assert (r1.rolls == r2.rolls).all()
+    pachisi.Player("greedy", seed=-1)
+    raises(TypeError, lambda: pachisi.Game("parcheesi", seed="7"), "seed")  # type: ignore[arg-type]
+    raises(TypeError, lambda: pachisi.Game("parcheesi", seed=1.0), "seed")  # type: ignore[arg-type]
+
+
+def test_rolls_steps_places_and_sizes() -> None:
+    g = pachisi.Game("parcheesi", seed=1)
+    raises(pachisi.InvalidRollError, lambda: g.roll((10**30, 1)), "dice")
+    raises(pachisi.InvalidRollError, lambda: g.roll((-1, 1)), "dice")
+    c = pachisi.Game("pachisi", seed=1)
+    raises(pachisi.InvalidRollError, lambda: c.roll(10**30), "shells")
+    raises(pachisi.InvalidArgumentError, lambda: pachisi.Step(-1, 0, 0, 0, 0), "seat")
+    raises(pachisi.InvalidArgumentError, lambda: pachisi.Step(0, 0, 0, 300, 0), "to")
+    raises(pachisi.InvalidArgumentError, lambda: pachisi.Step(0, 0, 0, 0, 0, count=10**40), "count")
+    raises(TypeError, lambda: pachisi.Step(0, 0, "a", 0, 0), "from_")  # type: ignore[arg-type]
+    assert pachisi.Step(0, None, 0, 5, 5).piece is None
+    raises(pachisi.InvalidArgumentError, lambda: g.place(255, 255), "seat")
+    raises(pachisi.InvalidArgumentError, lambda: g.place(4, 0), "seat")
+    raises(pachisi.InvalidArgumentError, lambda: g.place(0, -1), "pos")
+    assert g.place(0, 1)["zone"] == "track"
+    for size in (1e308, float("inf"), float("nan"), 10.0, -5.0, 1e6):
+        raises(pachisi.InvalidArgumentError, lambda: g.svg(size=size), "size")
+    assert g.svg(size=50).startswith("<svg") and g.svg(size=20000).startswith("<svg")
+
+
+def test_winners_is_a_list_of_ints() -> None:
+    g = pachisi.play_random_game("pachisi-family", seed=5)
+    assert g.is_over
+    assert isinstance(g.winners, list) and g.winners
+    assert all(type(s) is int for s in g.winners)
+
+
+@pytest.mark.parametrize(
+    "variant,option,value",
+    [
+        ("parcheesi", "capture", 1),
+        ("pachisi-online", "seats", "four"),
+        ("pachisi-family", "bottom_faces", 1),
+        ("pachisi-family", "entry_tries", -3),
+        ("pachisi", "units", "yes"),
+        ("pachisi", "shell_probability", 1e-9),
+        ("pachisi", "max_rolls", 0),
+        ("backgammon", "cube", 2),
+        ("backgammon", "first_roll", "coin-toss"),
+    ],
+)
+def test_rules_errors_name_the_option(variant: str, option: str, value: Any) -> None:
+    raises(pachisi.InvalidRulesError, lambda: pachisi.Rules(variant, **{option: value}), f"`{option}`")
+    text = pachisi.Rules(variant).to_json()[:-1] + f', "{option}": {__import__("json").dumps(value)}}}'
+    raises(pachisi.InvalidRulesError, lambda: pachisi.Rules.from_json(text), f"`{option}`")
+
+
+def test_messages_quote_only_an_excerpt() -> None:
+    long = "q" * 100_000
+    for call in [
+        lambda: pachisi.Rules(long),
+        lambda: pachisi.Rules("pachisi-family", bottom_faces=long),
+        lambda: pachisi.Rules("backgammon", first_roll=long),
+        lambda: pachisi.Rules("parcheesi", **{long: 1}),
+        lambda: pachisi.Step(0, 0, 0, 10**5000, 0),
+    ]:
+        with pytest.raises(pachisi.PachisiError) as info:
+            call()
+        assert len(str(info.value)) < 1000, str(info.value)[:200]
