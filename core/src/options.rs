@@ -96,6 +96,22 @@ fn info_of(preset: &Rules, name: &str, default: &Value) -> OptionInfo {
                     ok.push(p);
                     p *= 2;
                 }
+                // The largest valid value between the last valid power and the next (a bound
+                // such as `max_rolls`' 100,000 is no power of two), by bisection.
+                let (mut good, mut bad) = (p / 2, p);
+                if p <= 1 << 40 {
+                    while bad - good > 1 {
+                        let mid = good + (bad - good) / 2;
+                        if valid(mid.into()) {
+                            good = mid;
+                        } else {
+                            bad = mid;
+                        }
+                    }
+                    if good > p / 2 {
+                        ok.push(good);
+                    }
+                }
             }
             info.min = ok.first().copied();
             info.max = ok.last().copied();
