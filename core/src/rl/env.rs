@@ -333,9 +333,14 @@ where
         }
         let k2 = self.taken.len();
         let plays = &self.plays;
+        // In the `step` encoding a play that goes on like the chosen one has the same id:
+        // compare the cached ids before the steps.
+        let by_id = self.encoding == Encoding::Step;
+        let mut acts = self.acts.iter();
         self.alive.retain(|&i| {
+            let same_id = acts.next() == Some(&action);
             let p = &plays[i as usize];
-            p.len() >= k2 && p.steps()[k..k2] == chosen.steps()[k..k2]
+            (same_id || !by_id) && p.len() >= k2 && p.steps()[k..k2] == chosen.steps()[k..k2]
         });
         self.decisions += 1;
         // The play ends when nothing extends the steps taken (or "end" was chosen).
