@@ -27,10 +27,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Rules::preset(preset)?
     };
     let mut env = VecEnv::new(&rules, n, 0, Encoding::Step, None)?;
-    let (d, a, p) = (env.observation_size(), env.num_actions(), env.seats() as usize);
+    let (d, a, p) = (
+        env.observation_size(),
+        env.num_actions(),
+        env.seats() as usize,
+    );
     let (mut obs, mut rew, mut fin) = (vec![0.0; n * d], vec![0.0; n * p], vec![0.0; n * d]);
-    let (mut term, mut trunc, mut cur, mut mask) =
-        (vec![false; n], vec![false; n], vec![0; n], vec![false; n * a]);
+    let (mut term, mut trunc, mut cur, mut mask) = (
+        vec![false; n],
+        vec![false; n],
+        vec![0; n],
+        vec![false; n * a],
+    );
     let mut out = Outputs {
         obs: &mut obs,
         rewards: &mut rew,
