@@ -54,6 +54,23 @@ def bench_openspiel(seconds: float) -> Optional[Tuple[float, float]]:
     return games / dt, steps / dt
 
 
+def bench_openspiel_cpp(seconds: float) -> Optional[float]:
+    """Games/s of OpenSpiel's backgammon played by its C++ loop: ``pyspiel.evaluate_bots`` with
+    uniform random bots (one Python call per game, dice and actions drawn in C++)."""
+    try:
+        import pyspiel  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    game = pyspiel.load_game("backgammon")
+    bots = [pyspiel.make_uniform_random_bot(p, 1 + p) for p in range(game.num_players())]
+    games = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        pyspiel.evaluate_bots(game.new_initial_state(), bots, 1 + games)
+        games += 1
+    return games / (time.perf_counter() - t0)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=5.0)
@@ -75,6 +92,13 @@ def main() -> None:
         rows.append(("OpenSpiel backgammon, Python loop over the C++ game", *os_))
     for name, g, s in rows:
         print(f"{name:70s} {g:10.1f} games/s {s:12.0f} steps/s")
+    cpp = bench_openspiel_cpp(args.seconds)
+    if cpp is not None:
+        print(f"{'OpenSpiel backgammon, C++ loop (evaluate_bots)':70s} {cpp:10.1f} games/s")
+        bg = rows[0][1]
+        print(f"VecEnv backgammon / OpenSpiel C++ loop: {bg / cpp:.1f}x games/s")
+        if os_ is not None:
+            print(f"VecEnv backgammon / OpenSpiel Python loop: {bg / os_[0]:.1f}x games/s")
 
 
 if __name__ == "__main__":

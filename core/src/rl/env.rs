@@ -73,6 +73,8 @@ pub trait AnyGame: Send + Sync {
     fn restart(&mut self);
     /// Whether `action` is legal now (cheaper than [`AnyGame::legal_actions`]).
     fn is_legal(&self, action: usize) -> bool;
+    /// The legal action ids, ascending, without copying them (see [`AnyGame::legal_actions`]).
+    fn legal_ids(&self) -> &[usize];
     /// The `step` id of a step of the current play (`None` when outside the encoding).
     fn step_action(&self, step: &Step) -> Option<usize>;
     /// A copy.
@@ -104,6 +106,12 @@ where
     plays: Vec<Play>,
     /// Indices into `plays` of those that begin with `taken`.
     alive: Vec<u32>,
+    /// The action each of `alive` stands for now (parallel to it; `usize::MAX` when none):
+    /// computed once per decision, so masks, legality checks and the search for the chosen
+    /// play do not encode every play again.
+    acts: Vec<usize>,
+    /// The legal action ids, ascending (the distinct ones of `acts` inside the encoding).
+    legal: Vec<usize>,
     /// The owner step sources count from (fixed for the play).
     acting: u8,
     rng: GameRng,
@@ -150,6 +158,8 @@ where
             taken: Play::new(),
             plays: Vec::new(),
             alive: Vec::new(),
+            acts: Vec::new(),
+            legal: Vec::new(),
             acting: 0,
             rng: rng_from_seed(seed),
             decisions: 0,
@@ -222,6 +232,40 @@ where
             }
         }
         self.start = self.cur;
+        self.refresh();
+    }
+
+    /// Encodes the plays still alive once for the current decision (`acts`, `legal`).
+    fn refresh(&mut self) {
+        let mut acts = std::mem::take(&mut self.acts);
+        let mut legal = std::mem::take(&mut self.legal);
+        acts.clear();
+        legal.clear();
+        let n = self.num_actions_impl();
+        let k = self.taken.len();
+        // In the `step` encoding the action depends only on the next step, and plays that
+        // share it are listed together: reuse the previous play's id when the step repeats.
+        let by_step = self.encoding == Encoding::Step;
+        let mut last: Option<(Option<Step>, usize)> = None;
+        for &i in &self.alive {
+            let play = &self.plays[i as usize];
+            let a = match last {
+                Some((st, a)) if by_step && play.steps().get(k).copied() == st => a,
+                _ => {
+                    let a = self.action_of(i as usize, play).0;
+                    last = Some((play.steps().get(k).copied(), a));
+                    a
+                }
+            };
+            acts.push(a);
+            if a < n && legal.last() != Some(&a) {
+                legal.push(a);
+            }
+        }
+        legal.sort_unstable();
+        legal.dedup();
+        self.acts = acts;
+        self.legal = legal;
     }
 
     /// The action a play stands for after the steps taken, how many steps it consumes, and
@@ -251,18 +295,7 @@ where
 
     fn legal_into(&self, out: &mut Vec<usize>) {
         out.clear();
-        if self.alive.is_empty() {
-            return;
-        }
-        let n = self.num_actions_impl();
-        for &i in &self.alive {
-            let (a, _, _) = self.action_of(i as usize, &self.plays[i as usize]);
-            if a < n {
-                out.push(a);
-            }
-        }
-        out.sort_unstable();
-        out.dedup();
+        out.extend_from_slice(&self.legal);
     }
 
     fn num_actions_impl(&self) -> usize {
@@ -274,9 +307,10 @@ where
     }
 
     fn apply_impl(&mut self, action: usize) -> Result<()> {
-        let found = self.alive.iter().find_map(|&i| {
-            let (a, n, again) = self.action_of(i as usize, &self.plays[i as usize]);
-            (a == action).then_some((i as usize, n, again))
+        let found = self.acts.iter().position(|&a| a == action).map(|j| {
+            let i = self.alive[j] as usize;
+            let (_, n, again) = self.action_of(i, &self.plays[i]);
+            (i, n, again)
         });
         let Some((index, consumed, again)) = found else {
             return Err(Error::IllegalMove(format!(
@@ -299,9 +333,14 @@ where
         }
         let k2 = self.taken.len();
         let plays = &self.plays;
+        // In the `step` encoding a play that goes on like the chosen one has the same id:
+        // compare the cached ids before the steps.
+        let by_id = self.encoding == Encoding::Step;
+        let mut acts = self.acts.iter();
         self.alive.retain(|&i| {
+            let same_id = acts.next() == Some(&action);
             let p = &plays[i as usize];
-            p.len() >= k2 && p.steps()[k..k2] == chosen.steps()[k..k2]
+            (same_id || !by_id) && p.len() >= k2 && p.steps()[k..k2] == chosen.steps()[k..k2]
         });
         self.decisions += 1;
         // The play ends when nothing extends the steps taken (or "end" was chosen).
@@ -313,6 +352,8 @@ where
             let taken = self.taken;
             sys.end_play(&mut self.cur, taken.steps());
             self.advance();
+        } else {
+            self.refresh();
         }
         Ok(())
     }
@@ -352,9 +393,10 @@ where
         self.advance();
     }
     fn is_legal(&self, action: usize) -> bool {
-        self.alive
-            .iter()
-            .any(|&i| self.action_of(i as usize, &self.plays[i as usize]).0 == action)
+        self.legal.binary_search(&action).is_ok()
+    }
+    fn legal_ids(&self) -> &[usize] {
+        &self.legal
     }
     fn node(&self) -> Node {
         self.sys().node(&self.cur)
@@ -395,8 +437,7 @@ where
     }
     fn write_mask(&self, out: &mut [bool]) {
         out.fill(false);
-        for &i in &self.alive {
-            let (a, _, _) = self.action_of(i as usize, &self.plays[i as usize]);
+        for &a in &self.legal {
             if let Some(m) = out.get_mut(a) {
                 *m = true;
             }
@@ -489,6 +530,7 @@ where
             debug_assert_eq!(k + 1, k2);
         }
         g.decisions = saved.decisions;
+        g.refresh();
         *self = g;
         Ok(())
     }
@@ -689,7 +731,7 @@ impl VecEnv {
             .zip(out.par_iter_mut())
             .with_min_len(16)
             .for_each(|((g, rng), a)| {
-                let legal = g.legal_actions();
+                let legal = g.legal_ids();
                 *a = if legal.is_empty() {
                     -1
                 } else {

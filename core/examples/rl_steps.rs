@@ -1,0 +1,71 @@
+//! Steps a `VecEnv` with random legal actions for a fixed number of calls and prints the games
+//! finished and the steps taken: a deterministic driver for profiling the environment (run it
+//! under `valgrind --tool=callgrind`, whose instruction counts do not depend on the machine's
+//! load).
+//!
+//! ```text
+//! $ cargo run --release -p pachisi --example rl_steps -- backgammon 64 200
+//! ```
+//!
+//! Arguments: preset (default `backgammon`, played without the cube), number of environments
+//! (64), calls to `step` (200).
+
+use pachisi::Rules;
+use pachisi::rl::{
+    Encoding,
+    env::{Outputs, VecEnv},
+};
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let preset = args.first().map_or("backgammon", String::as_str);
+    let n: usize = args.get(1).map_or(Ok(64), |a| a.parse())?;
+    let calls: usize = args.get(2).map_or(Ok(200), |a| a.parse())?;
+    let rules = if preset == "backgammon" {
+        Rules::with_options(preset, &serde_json::json!({"cube": false}))?
+    } else {
+        Rules::preset(preset)?
+    };
+    let mut env = VecEnv::new(&rules, n, 0, Encoding::Step, None)?;
+    let (d, a, p) = (
+        env.observation_size(),
+        env.num_actions(),
+        env.seats() as usize,
+    );
+    let (mut obs, mut rew, mut fin) = (vec![0.0; n * d], vec![0.0; n * p], vec![0.0; n * d]);
+    let (mut term, mut trunc, mut cur, mut mask) = (
+        vec![false; n],
+        vec![false; n],
+        vec![0; n],
+        vec![false; n * a],
+    );
+    let mut out = Outputs {
+        obs: &mut obs,
+        rewards: &mut rew,
+        terminated: &mut term,
+        truncated: &mut trunc,
+        current_player: &mut cur,
+        mask: &mut mask,
+        final_obs: &mut fin,
+    };
+    env.reset(None, &mut out);
+    let mut actions = vec![0i64; n];
+    let mut games = 0usize;
+    // A digest of the trajectory (actions, masks, observations), so two builds can be checked
+    // to step the same games.
+    let mut digest = 0xcbf2_9ce4_8422_2325u64;
+    let mut mix = |x: u64| digest = (digest ^ x).wrapping_mul(0x100_0000_01b3);
+    for _ in 0..calls {
+        env.random_actions(&mut actions);
+        env.step(&actions, &mut out)?;
+        games += out.terminated.iter().filter(|&&t| t).count();
+        actions.iter().for_each(|&a| mix(a as u64));
+        out.mask.iter().for_each(|&m| mix(u64::from(m)));
+        out.obs.iter().for_each(|&o| mix(u64::from(o.to_bits())));
+    }
+    println!(
+        "{preset}: {games} games finished, {} steps, digest {digest:016x}",
+        n * calls
+    );
+    Ok(())
+}
