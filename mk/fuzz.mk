@@ -3,15 +3,18 @@
 # docs/FUZZING.md describes the targets, their invariants and the runs made.
 .PHONY: fuzz fuzz-tools fuzz-build fuzz-seeds test-fuzz-seeds
 
-FUZZ_TARGETS := rules_json game_json game_tamper position play_text steps
+FUZZ_TARGETS ?= rules_json game_json game_tamper position play_text steps
 FUZZ_TOOLCHAIN ?= nightly
-## No sanitizer by default: the engine is safe Rust, and without AddressSanitizer a target runs
-## about twice as many inputs; overflow checks and debug assertions stay on (cargo-fuzz's release
-## build). FUZZ_SANITIZER=address for the unsafe code of dependencies.
+## No sanitizer by default: the engine is safe Rust, so AddressSanitizer would mostly slow the
+## runs; overflow checks and debug assertions stay on (cargo-fuzz's release build).
+## FUZZ_SANITIZER=address for the unsafe code of dependencies.
 FUZZ_SANITIZER ?= none
 ## Per target: executions (-1: no limit) and seconds (0: no limit); the first reached ends it.
 FUZZ_RUNS ?= 200000
 FUZZ_SECONDS ?= 120
+## Seconds one input may take before libFuzzer calls it a hang (generous: on a busy machine a
+## 1 ms input once stalled for 29 s).
+FUZZ_TIMEOUT ?= 300
 ## More libFuzzer flags, e.g. FUZZ_FLAGS=-max_len=8192.
 FUZZ_FLAGS ?=
 
@@ -31,7 +34,7 @@ fuzz: fuzz-build
 		mkdir -p fuzz/corpus/$$t; \
 		echo "== fuzz $$t: $(FUZZ_RUNS) runs or $(FUZZ_SECONDS) s (log: build/fuzz/$$t.log)"; \
 		(cd fuzz && $(CARGO) +$(FUZZ_TOOLCHAIN) fuzz run -s $(FUZZ_SANITIZER) $$t corpus/$$t seeds/$$t -- \
-			-runs=$(FUZZ_RUNS) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+			-runs=$(FUZZ_RUNS) -max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) -print_final_stats=1 \
 			$(FUZZ_FLAGS)) > build/fuzz/$$t.log 2>&1 || { tail -n 40 build/fuzz/$$t.log; exit 1; }; \
 		grep -E '^(Done|stat::number_of_executed_units)' build/fuzz/$$t.log; \
 	done; echo "make fuzz: every target ran without a crash"

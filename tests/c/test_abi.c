@@ -40,7 +40,8 @@ static void test_fixed_width_outputs(void) {
 
 static void test_names_and_descriptions(void) {
     /* Every documented code has a name and a description; other numbers have neither. */
-    static const uint32_t codes[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 100, 101, 102, 103, 104, 105};
+    static const uint32_t codes[] = {0,  1,  2,  3,   4,   5,   6,   7,   8,  9,
+                                     10, 11, 12, 100, 101, 102, 103, 104, 105};
     for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
         CHECK(strcmp(pachisi_result_name(codes[i]), "Unknown") != 0);
         CHECK(strcmp(pachisi_result_description(codes[i]), "not a pachisi status code") != 0);
@@ -48,7 +49,8 @@ static void test_names_and_descriptions(void) {
     CHECK(!strcmp(pachisi_result_name(PACHISI_RESULT_INVALID_UTF8), "InvalidUtf8"));
     CHECK(!strcmp(pachisi_result_description(PACHISI_RESULT_NULL_POINTER),
                   "a required pointer was NULL"));
-    CHECK(!strcmp(pachisi_result_name(10), "Unknown"));
+    CHECK(!strcmp(pachisi_result_name(PACHISI_RESULT_CANCELLED), "Cancelled"));
+    CHECK(!strcmp(pachisi_result_name(13), "Unknown"));
     CHECK(!strcmp(pachisi_result_name(UINT32_MAX), "Unknown"));
     CHECK(!strcmp(pachisi_result_description(99), "not a pachisi status code"));
 }
