@@ -173,13 +173,11 @@ impl Board {
         if self.own[from] == 0 || (from != BAR && self.own[BAR] > 0) {
             return None;
         }
-        let to = if from > d {
-            let to = from - d;
+        if from > d {
             // BG-3: every landing must be open.
-            if self.opp[to] >= 2 {
+            if self.opp[from - d] >= 2 {
                 return None;
             }
-            to
         } else {
             // Bearing off: every checker home; a higher die only from the highest point.
             if self.outside > 0 {
@@ -188,22 +186,9 @@ impl Board {
             if from < d && self.own[from + 1..=6].iter().any(|&c| c > 0) {
                 return None;
             }
-            0
-        };
-        Some(Step {
-            seat: self.seat,
-            piece: NO_PIECE,
-            from: from as u8,
-            to: to as u8,
-            value: d as u8,
-            count: 1,
-            captured: (to > 0 && self.opp[to] == 1) as u8,
-            kind: if from == BAR {
-                StepKind::Enter
-            } else {
-                StepKind::Move
-            },
-        })
+        }
+        // Legal: the same step the search makes.
+        Some(self.legal_step(from, d))
     }
 
     /// Applies a step; with `KEY` false the key is left stale (doubles list plays without it).

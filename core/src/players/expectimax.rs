@@ -355,8 +355,41 @@ pub(crate) fn choose<R: Evaluate>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dice::rng_from_seed;
+    use crate::dice::{GameRng, rng_from_seed};
     use crate::system::{RuleSystem, SystemRules};
+
+    /// Walks a random game of `sys` for `steps` nodes (dice from `dice`, plays drawn with
+    /// `choice`), calling `visit` with the node's index, state and distinct plays at each
+    /// decision that has a play.
+    fn random_walk<R: RuleSystem>(
+        sys: &R,
+        dice: &mut GameRng,
+        choice: &mut GameRng,
+        steps: usize,
+        mut visit: impl FnMut(usize, &R::State, &[Play]),
+    ) {
+        let mut s = sys.initial_state();
+        for step in 0..steps {
+            match sys.node(&s) {
+                Node::Over => break,
+                Node::Chance => {
+                    let roll = sys.sample_roll(&s, dice);
+                    sys.begin_roll(&mut s, roll);
+                }
+                Node::Decision => {
+                    let mut plays = Vec::new();
+                    sys.generate(&s, Orders::Distinct, &mut plays);
+                    if plays.is_empty() {
+                        sys.end_play(&mut s, &[]);
+                        continue;
+                    }
+                    visit(step, &s, &plays);
+                    let i = crate::sim::uniform_index(choice, plays.len());
+                    s = child(sys, &s, &plays[i]);
+                }
+            }
+        }
+    }
 
     /// Star1 and alpha-beta return the exact value inside the window and a bound on the right
     /// side outside it; with a full window they agree with max^n (two sides: the same values).
@@ -365,51 +398,34 @@ mod tests {
         let mut rng = rng_from_seed(1);
         let mut checked = 0;
         for seed in 0..games {
-            let mut s = sys.initial_state();
             let mut dice = rng_from_seed(seed);
-            for step in 0..400 {
-                match sys.node(&s) {
-                    Node::Over => break,
-                    Node::Chance => {
-                        let roll = sys.sample_roll(&s, &mut dice);
-                        sys.begin_roll(&mut s, roll);
-                    }
-                    Node::Decision => {
-                        let mut plays = Vec::new();
-                        sys.generate(&s, Orders::Distinct, &mut plays);
-                        if plays.is_empty() {
-                            sys.end_play(&mut s, &[]);
-                            continue;
-                        }
-                        if step % 9 == 0 {
-                            let mover = sys.to_move(&s);
-                            let mut search = Search {
-                                ev: &ev,
-                                root_team: sys.team(mover),
-                                lists: vec![Vec::new(); 3],
-                                star2: true,
-                                visits: 0,
-                            };
-                            for play in plays.iter().take(4) {
-                                let c = child(sys, &s, play);
-                                let exact = search.maxn(&c, 1, false)[mover as usize];
-                                let full = search.paranoid(&c, 1, -1.0, 2.0, false);
-                                assert!((exact - full).abs() < 1e-9, "{exact} {full}");
-                                let (a, b) = (exact - 0.05, exact + 0.05);
-                                let inside = search.paranoid(&c, 1, a, b, false);
-                                assert!((inside - exact).abs() < 1e-9);
-                                let low = search.paranoid(&c, 1, exact + 0.01, exact + 0.2, false);
-                                assert!(low <= exact + 0.01 + 1e-12, "{low} {exact}");
-                                let high = search.paranoid(&c, 1, exact - 0.2, exact - 0.01, false);
-                                assert!(high >= exact - 0.01 - 1e-12, "{high} {exact}");
-                                checked += 1;
-                            }
-                        }
-                        let i = crate::sim::uniform_index(&mut rng, plays.len());
-                        s = child(sys, &s, &plays[i]);
-                    }
+            random_walk(sys, &mut dice, &mut rng, 400, |step, s, plays| {
+                if step % 9 != 0 {
+                    return;
                 }
-            }
+                let mover = sys.to_move(s);
+                let mut search = Search {
+                    ev: &ev,
+                    root_team: sys.team(mover),
+                    lists: vec![Vec::new(); 3],
+                    star2: true,
+                    visits: 0,
+                };
+                for play in plays.iter().take(4) {
+                    let c = child(sys, s, play);
+                    let exact = search.maxn(&c, 1, false)[mover as usize];
+                    let full = search.paranoid(&c, 1, -1.0, 2.0, false);
+                    assert!((exact - full).abs() < 1e-9, "{exact} {full}");
+                    let (a, b) = (exact - 0.05, exact + 0.05);
+                    let inside = search.paranoid(&c, 1, a, b, false);
+                    assert!((inside - exact).abs() < 1e-9);
+                    let low = search.paranoid(&c, 1, exact + 0.01, exact + 0.2, false);
+                    assert!(low <= exact + 0.01 + 1e-12, "{low} {exact}");
+                    let high = search.paranoid(&c, 1, exact - 0.2, exact - 0.01, false);
+                    assert!(high >= exact - 0.01 - 1e-12, "{high} {exact}");
+                    checked += 1;
+                }
+            });
         }
         assert!(checked > 20);
     }
@@ -441,57 +457,40 @@ mod tests {
         let ev = Evaluator::new(&sys, &[]);
         let mut rng = rng_from_seed(5);
         let (mut with, mut without, mut checked) = (0, 0, 0);
-        let mut s = sys.initial_state();
         let mut dice = rng_from_seed(9);
-        for step in 0..120 {
-            match sys.node(&s) {
-                Node::Over => break,
-                Node::Chance => {
-                    let roll = sys.sample_roll(&s, &mut dice);
-                    sys.begin_roll(&mut s, roll);
-                }
-                Node::Decision => {
-                    let mut plays = Vec::new();
-                    sys.generate(&s, Orders::Distinct, &mut plays);
-                    if plays.is_empty() {
-                        sys.end_play(&mut s, &[]);
-                        continue;
-                    }
-                    if step % 15 == 3 {
-                        let mover = sys.to_move(&s);
-                        let c = child(&sys, &s, &plays[0]);
-                        let mut values = Vec::new();
-                        for star2 in [false, true] {
-                            let mut search = Search {
-                                ev: &ev,
-                                root_team: sys.team(mover),
-                                lists: vec![Vec::new(); 4],
-                                star2,
-                                visits: 0,
-                            };
-                            let exact = search.paranoid(&c, 2, -TIE, 1.0 + TIE, false);
-                            let (a, b) = (exact - 0.02, exact + 0.02);
-                            let inside = search.paranoid(&c, 2, a, b, false);
-                            let low = search.paranoid(&c, 2, exact + 0.01, 1.0, false);
-                            let high = search.paranoid(&c, 2, 0.0, exact - 0.01, false);
-                            assert!((inside - exact).abs() < 1e-9, "{inside} {exact}");
-                            assert!(low <= exact + 0.01 + 1e-12, "{low} {exact}");
-                            assert!(high >= exact - 0.01 - 1e-12, "{high} {exact}");
-                            values.push(exact);
-                            if star2 {
-                                with += search.visits;
-                            } else {
-                                without += search.visits;
-                            }
-                        }
-                        assert!((values[0] - values[1]).abs() < 1e-9, "{values:?}");
-                        checked += 1;
-                    }
-                    let i = crate::sim::uniform_index(&mut rng, plays.len());
-                    s = child(&sys, &s, &plays[i]);
+        random_walk(&sys, &mut dice, &mut rng, 120, |step, s, plays| {
+            if step % 15 != 3 {
+                return;
+            }
+            let mover = sys.to_move(s);
+            let c = child(&sys, s, &plays[0]);
+            let mut values = Vec::new();
+            for star2 in [false, true] {
+                let mut search = Search {
+                    ev: &ev,
+                    root_team: sys.team(mover),
+                    lists: vec![Vec::new(); 4],
+                    star2,
+                    visits: 0,
+                };
+                let exact = search.paranoid(&c, 2, -TIE, 1.0 + TIE, false);
+                let (a, b) = (exact - 0.02, exact + 0.02);
+                let inside = search.paranoid(&c, 2, a, b, false);
+                let low = search.paranoid(&c, 2, exact + 0.01, 1.0, false);
+                let high = search.paranoid(&c, 2, 0.0, exact - 0.01, false);
+                assert!((inside - exact).abs() < 1e-9, "{inside} {exact}");
+                assert!(low <= exact + 0.01 + 1e-12, "{low} {exact}");
+                assert!(high >= exact - 0.01 - 1e-12, "{high} {exact}");
+                values.push(exact);
+                if star2 {
+                    with += search.visits;
+                } else {
+                    without += search.visits;
                 }
             }
-        }
+            assert!((values[0] - values[1]).abs() < 1e-9, "{values:?}");
+            checked += 1;
+        });
         assert!(checked >= 4, "{checked}");
         eprintln!("positions visited: Star2 {with}, Star1 alone {without}");
         assert!(
