@@ -30,6 +30,24 @@ pub enum StepKind {
     Drop = 6,
 }
 
+impl StepKind {
+    /// Every kind, in the order of their numbers.
+    ///
+    /// ```
+    /// use pachisi::StepKind;
+    /// assert!(StepKind::ALL.iter().enumerate().all(|(i, k)| *k as usize == i));
+    /// ```
+    pub const ALL: [StepKind; 7] = [
+        StepKind::Move,
+        StepKind::Enter,
+        StepKind::Bonus,
+        StepKind::Double,
+        StepKind::NoDouble,
+        StepKind::Take,
+        StepKind::Drop,
+    ];
+}
+
 /// Marks a step that moves no identified piece (backgammon checkers have no identity,
 /// cube decisions move nothing).
 pub const NO_PIECE: u8 = u8::MAX;

@@ -6,15 +6,7 @@ use pachisi::{Error, Game, MAX_STEPS, Node, Play, Step, StepKind, variants};
 
 /// Steps no generator makes: positions off the board, zero and maximal fields, every kind.
 fn odd_steps() -> Vec<Step> {
-    let kinds = [
-        StepKind::Move,
-        StepKind::Enter,
-        StepKind::Bonus,
-        StepKind::Double,
-        StepKind::NoDouble,
-        StepKind::Take,
-        StepKind::Drop,
-    ];
+    let kinds = StepKind::ALL;
     let mut out = Vec::new();
     for kind in kinds {
         for (from, to) in [(0, 0), (255, 255), (0, 255), (3, 0), (200, 1)] {

@@ -361,15 +361,6 @@ pub fn play_text(data: &[u8]) {
 }
 
 fn step_from(bytes: &[u8]) -> Step {
-    const KINDS: [StepKind; 7] = [
-        StepKind::Move,
-        StepKind::Enter,
-        StepKind::Bonus,
-        StepKind::Double,
-        StepKind::NoDouble,
-        StepKind::Take,
-        StepKind::Drop,
-    ];
     let b = |i: usize| bytes.get(i).copied().unwrap_or(0);
     Step {
         seat: b(0),
@@ -379,7 +370,7 @@ fn step_from(bytes: &[u8]) -> Step {
         value: b(4),
         count: b(5),
         captured: b(6),
-        kind: KINDS[usize::from(b(7)) % KINDS.len()],
+        kind: StepKind::ALL[usize::from(b(7)) % StepKind::ALL.len()],
     }
 }
 

@@ -22,18 +22,8 @@ pub fn kind_name(kind: StepKind) -> &'static str {
     }
 }
 
-const KINDS: [StepKind; 7] = [
-    StepKind::Move,
-    StepKind::Enter,
-    StepKind::Bonus,
-    StepKind::Double,
-    StepKind::NoDouble,
-    StepKind::Take,
-    StepKind::Drop,
-];
-
 fn kind_from_name(name: &str) -> PyResult<StepKind> {
-    KINDS
+    StepKind::ALL
         .iter()
         .copied()
         .find(|k| kind_name(*k) == name)
