@@ -118,10 +118,11 @@ impl<R: Evaluate> Search<'_, '_, R> {
     fn chance(&mut self, s: &R::State, depth: usize, alpha: f64, beta: f64) -> f64 {
         let sys = self.ev.sys;
         let outcomes = sys.chance_outcomes(s);
-        let n = outcomes.len();
-        let mut lower = vec![0.0; n];
-        let mut upper = vec![1.0; n];
+        // Per outcome, bounds of its value: (0, 1) unless a Star2 probe found tighter ones. Kept
+        // only where probes ran, so shallow searches allocate nothing here.
+        let mut probed: Option<Vec<(f64, f64)>> = None;
         if self.star2 && depth >= 2 {
+            let bounds = probed.insert(vec![(0.0, 1.0); outcomes.len()]);
             // Expected lower and upper bounds over all outcomes, refined probe by probe.
             let (mut low_sum, mut high_sum) = (0.0, 1.0);
             for (i, o) in outcomes.iter().enumerate() {
@@ -137,11 +138,11 @@ impl<R: Evaluate> Search<'_, '_, R> {
                     continue;
                 };
                 if v.maximise {
-                    lower[i] = v.value.max(0.0);
-                    low_sum += p * lower[i];
+                    bounds[i].0 = v.value.max(0.0);
+                    low_sum += p * bounds[i].0;
                 } else {
-                    upper[i] = v.value.min(1.0);
-                    high_sum -= p * (1.0 - upper[i]);
+                    bounds[i].1 = v.value.min(1.0);
+                    high_sum -= p * (1.0 - bounds[i].1);
                 }
                 if low_sum >= beta {
                     return low_sum;
@@ -151,27 +152,24 @@ impl<R: Evaluate> Search<'_, '_, R> {
                 }
             }
         }
+        let bound = |i: usize| probed.as_ref().map_or((0.0, 1.0), |b| b[i]);
         // The bounds' weighted sums over the outcomes not searched yet.
-        let mut low_rest: f64 = outcomes
-            .iter()
-            .zip(&lower)
-            .map(|(o, l)| o.probability * l)
-            .sum();
-        let mut high_rest: f64 = outcomes
-            .iter()
-            .zip(&upper)
-            .map(|(o, u)| o.probability * u)
-            .sum();
+        let (mut low_rest, mut high_rest) = (0.0, 0.0);
+        for (i, o) in outcomes.iter().enumerate() {
+            low_rest += o.probability * bound(i).0;
+            high_rest += o.probability * bound(i).1;
+        }
         let mut sum = 0.0;
         for (i, o) in outcomes.iter().enumerate() {
             let p = o.probability;
-            low_rest -= p * lower[i];
-            high_rest -= p * upper[i];
+            let (lower, upper) = bound(i);
+            low_rest -= p * lower;
+            high_rest -= p * upper;
             let (low_rest, high_rest) = (low_rest.max(0.0), high_rest.max(0.0));
             let mut c = *s;
             sys.begin_roll(&mut c, o.roll);
-            let a = ((alpha - sum - high_rest) / p).max(lower[i]);
-            let b = ((beta - sum - low_rest) / p).min(upper[i]);
+            let a = ((alpha - sum - high_rest) / p).max(lower);
+            let b = ((beta - sum - low_rest) / p).min(upper);
             let v = self.paranoid(&c, depth, a, b, true);
             sum += p * v;
             if sum + high_rest <= alpha {
