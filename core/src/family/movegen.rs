@@ -207,6 +207,35 @@ impl FamilySystem {
         (!is_safe(sq) || own_start).then_some(Landing::Capture)
     }
 
+    /// The step of `count` pieces of `colour` (the first being `piece`) from `from` to `to`
+    /// using `value`, if they may land there ([`Self::landing`]), with its capture flag set.
+    /// Passing (FAM-10) is the caller's check: entering and the six-five move have their own.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn landing_step(
+        &self,
+        b: &Board,
+        colour: u8,
+        piece: usize,
+        from: u8,
+        to: u8,
+        value: u8,
+        count: u8,
+        kind: StepKind,
+    ) -> Option<Step> {
+        let land = self.landing(b, colour, to, count)?;
+        Some(Step {
+            seat: colour,
+            piece: piece as u8,
+            from,
+            to,
+            value,
+            count,
+            captured: (land == Landing::Capture) as u8,
+            kind,
+        })
+    }
+
     pub(super) fn remove_from_track(&self, b: &mut Board, colour: u8, pos: u8) {
         if (START_SQUARE..=LAP_END).contains(&pos) {
             let sq = self.square(colour, pos) as usize;
@@ -457,20 +486,19 @@ impl FamilySystem {
                 if !self.can_pass(&entered, colour, START_SQUARE, to) {
                     continue;
                 }
-                let Some(land) = self.landing(&entered, colour, to, 1) else {
+                let Some(six) = self.landing_step(
+                    &entered,
+                    colour,
+                    moved,
+                    START_SQUARE,
+                    to,
+                    6,
+                    1,
+                    StepKind::Move,
+                ) else {
                     continue;
                 };
                 any = true;
-                let six = Step {
-                    seat: colour,
-                    piece: moved as u8,
-                    from: START_SQUARE,
-                    to,
-                    value: 6,
-                    count: 1,
-                    captured: (land == Landing::Capture) as u8,
-                    kind: StepKind::Move,
-                };
                 play.push(enter);
                 self.descend(g, &entered, &six, i + 2, used + 2, 0, play);
                 play.pop();
@@ -496,18 +524,11 @@ impl FamilySystem {
                 if reps & (1 << piece) == 0 || b.s.pos[colour as usize][piece] != START_AREA {
                     continue;
                 }
-                if let Some(land) = self.landing(b, colour, START_SQUARE, 1) {
+                let enter = StepKind::Enter;
+                if let Some(step) =
+                    self.landing_step(b, colour, piece, START_AREA, START_SQUARE, 5, 1, enter)
+                {
                     any = true;
-                    let step = Step {
-                        seat: colour,
-                        piece: piece as u8,
-                        from: START_AREA,
-                        to: START_SQUARE,
-                        value: 5,
-                        count: 1,
-                        captured: (land == Landing::Capture) as u8,
-                        kind: StepKind::Enter,
-                    };
                     self.descend(g, b, &step, i + 2, used + 2, frozen, play);
                 }
             }
@@ -522,26 +543,14 @@ impl FamilySystem {
                 if from == START_AREA || !self.can_pass(b, colour, from, from + total) {
                     continue;
                 }
-                let Some(land) = self.landing(b, colour, from + total, 1) else {
+                let to = from + total;
+                let Some(step) =
+                    self.landing_step(b, colour, piece, from, to, total, 1, StepKind::Move)
+                else {
                     continue;
                 };
                 any = true;
-                let step = Step {
-                    seat: colour,
-                    piece: piece as u8,
-                    from,
-                    to: from + total,
-                    value: total,
-                    count: 1,
-                    captured: (land == Landing::Capture) as u8,
-                    kind: StepKind::Move,
-                };
-                let fz = frozen
-                    | if land == Landing::Capture {
-                        1 << piece
-                    } else {
-                        0
-                    };
+                let fz = frozen | (step.captured << piece);
                 self.descend(g, b, &step, i + 2, used + 2, fz, play);
             }
         }
@@ -563,22 +572,12 @@ impl FamilySystem {
                 }
                 (from + v, StepKind::Move)
             };
-            let Some(land) = self.landing(b, colour, to, 1) else {
+            let Some(step) = self.landing_step(b, colour, piece, from, to, v, 1, kind) else {
                 continue;
             };
             any = true;
-            let step = Step {
-                seat: colour,
-                piece: piece as u8,
-                from,
-                to,
-                value: v,
-                count: 1,
-                captured: (land == Landing::Capture) as u8,
-                kind,
-            };
             let mut fz = frozen;
-            if land == Landing::Capture || !both_dice_ok {
+            if step.captured != 0 || !both_dice_ok {
                 fz |= 1 << piece;
             }
             self.descend(g, b, &step, i + 1, used + 1, fz, play);
@@ -620,21 +619,12 @@ impl FamilySystem {
             if frozen & (1 << other) != 0 || !self.can_pass(b, colour, from, from + v) {
                 continue;
             }
-            let Some(land) = self.landing(b, colour, from + v, 2) else {
+            let Some(step) = self.landing_step(b, colour, a, from, from + v, v, 2, StepKind::Move)
+            else {
                 continue;
             };
             any = true;
-            let step = Step {
-                seat: colour,
-                piece: a as u8,
-                from,
-                to: from + v,
-                value: v,
-                count: 2,
-                captured: (land == Landing::Capture) as u8,
-                kind: StepKind::Move,
-            };
-            let fz = if land == Landing::Capture {
+            let fz = if step.captured != 0 {
                 frozen | 1 << a | 1 << other
             } else {
                 frozen
