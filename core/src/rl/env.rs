@@ -118,6 +118,8 @@ where
     /// `step`: the distinct next steps of the plays alive, in the order first listed (the
     /// children of the steps taken in the plays' prefix tree, found once per decision).
     kids: Vec<Step>,
+    /// `step`: [`step_key`] of each of `kids` (one integer compare per play when grouping).
+    kid_keys: Vec<u64>,
     /// `step`: which of `kids` each of `alive` goes on with (parallel to `alive`;
     /// [`NO_KID`] for a play that ends with the steps taken).
     labels: Vec<u16>,
@@ -133,6 +135,14 @@ where
 
 /// [`RlGame::labels`] of a play that ends with the steps taken.
 const NO_KID: u16 = u16::MAX;
+
+/// A step's fields packed into one integer: equal keys exactly when the steps are equal.
+#[inline]
+fn step_key(s: &Step) -> u64 {
+    u64::from_le_bytes([
+        s.seat, s.piece, s.from, s.to, s.value, s.count, s.captured, s.kind as u8,
+    ])
+}
 
 #[derive(Serialize, Deserialize)]
 #[serde(bound = "S: Serialize + serde::de::DeserializeOwned")]
@@ -177,6 +187,7 @@ where
             alive: Vec::new(),
             acts: Vec::new(),
             kids: Vec::new(),
+            kid_keys: Vec::new(),
             labels: Vec::new(),
             ends_here: false,
             legal: Vec::new(),
@@ -310,9 +321,10 @@ where
     fn group_next_steps(&mut self) {
         let k = self.taken.len();
         self.kids.clear();
+        self.kid_keys.clear();
         self.labels.clear();
         self.ends_here = false;
-        let mut last = NO_KID;
+        let (mut last, mut last_key) = (NO_KID, 0u64);
         for &i in &self.alive {
             let label = match self.list.get(i as usize).get(k) {
                 None => {
@@ -320,18 +332,19 @@ where
                     NO_KID
                 }
                 Some(st) => {
-                    if last != NO_KID && self.kids[last as usize] == *st {
-                        last
-                    } else {
-                        last = match self.kids.iter().position(|x| x == st) {
+                    let key = step_key(st);
+                    if last == NO_KID || key != last_key {
+                        last = match self.kid_keys.iter().position(|&x| x == key) {
                             Some(j) => j as u16,
                             None => {
                                 self.kids.push(*st);
+                                self.kid_keys.push(key);
                                 (self.kids.len() - 1) as u16
                             }
                         };
-                        last
+                        last_key = key;
                     }
+                    last
                 }
             };
             self.labels.push(label);
