@@ -140,7 +140,14 @@ const NO_KID: u16 = u16::MAX;
 #[inline]
 fn step_key(s: &Step) -> u64 {
     u64::from_le_bytes([
-        s.seat, s.piece, s.from, s.to, s.value, s.count, s.captured, s.kind as u8,
+        s.seat,
+        s.piece,
+        s.from,
+        s.to,
+        s.value,
+        s.count,
+        s.captured,
+        s.kind as u8,
     ])
 }
 
@@ -642,10 +649,7 @@ where
         }
         for st in saved.taken.steps() {
             let k = g.taken.len();
-            let ok = g
-                .alive
-                .iter()
-                .any(|&i| g.play_steps(i).get(k) == Some(st));
+            let ok = g.alive.iter().any(|&i| g.play_steps(i).get(k) == Some(st));
             if !ok {
                 return Err(Error::InvalidJson(format!(
                     "taken step {st:?} is not legal"
