@@ -9,7 +9,7 @@
 use super::{Encode, Encoder, Encoding, View};
 use crate::dice::{ChanceOutcome, GameRng, Roll, rng_from_seed};
 use crate::game::GameOf;
-use crate::play::{Play, Step};
+use crate::play::{Play, PlayList, Step};
 use crate::players::Policy;
 use crate::registry::Registered;
 use crate::rules::Rules;
@@ -102,20 +102,53 @@ where
     start: <T::System as RuleSystem>::State,
     cur: <T::System as RuleSystem>::State,
     taken: Play,
-    /// Every legal play of the roll (`step`, `openspiel`: every order; `play`: one per result).
+    /// `play`, `openspiel`: every legal play of the roll (`openspiel`: every order; `play`: one
+    /// per result). Empty in the `step` encoding, which keeps [`RlGame::list`] instead.
     plays: Vec<Play>,
-    /// Indices into `plays` of those that begin with `taken`.
+    /// `step`: every legal play of the roll in every order, back to back as the generator
+    /// listed them (no whole [`Play`] copied per listed order).
+    list: PlayList,
+    /// Indices into `plays` (`step`: into `list`) of those that begin with `taken`.
     alive: Vec<u32>,
-    /// The action each of `alive` stands for now (parallel to it; `usize::MAX` when none):
-    /// computed once per decision, so masks, legality checks and the search for the chosen
-    /// play do not encode every play again.
+    /// `play`, `openspiel`: the action each of `alive` stands for now (parallel to it;
+    /// `usize::MAX` when none). `step`: the action of each of `kids`. Computed once per
+    /// decision, so masks, legality checks and the search for the chosen play do not encode
+    /// every play again.
     acts: Vec<usize>,
+    /// `step`: the distinct next steps of the plays alive, in the order first listed (the
+    /// children of the steps taken in the plays' prefix tree, found once per decision).
+    kids: Vec<Step>,
+    /// `step`: [`step_key`] of each of `kids` (one integer compare per play when grouping).
+    kid_keys: Vec<u64>,
+    /// `step`: which of `kids` each of `alive` goes on with (parallel to `alive`;
+    /// [`NO_KID`] for a play that ends with the steps taken).
+    labels: Vec<u16>,
+    /// `step`: whether a play ends with the steps taken ("end", id 0, is legal).
+    ends_here: bool,
     /// The legal action ids, ascending (the distinct ones of `acts` inside the encoding).
     legal: Vec<usize>,
     /// The owner step sources count from (fixed for the play).
     acting: u8,
     rng: GameRng,
     decisions: u32,
+}
+
+/// [`RlGame::labels`] of a play that ends with the steps taken.
+const NO_KID: u16 = u16::MAX;
+
+/// A step's fields packed into one integer: equal keys exactly when the steps are equal.
+#[inline]
+fn step_key(s: &Step) -> u64 {
+    u64::from_le_bytes([
+        s.seat,
+        s.piece,
+        s.from,
+        s.to,
+        s.value,
+        s.count,
+        s.captured,
+        s.kind as u8,
+    ])
 }
 
 #[derive(Serialize, Deserialize)]
@@ -157,8 +190,13 @@ where
             cur: s,
             taken: Play::new(),
             plays: Vec::new(),
+            list: PlayList::new(),
             alive: Vec::new(),
             acts: Vec::new(),
+            kids: Vec::new(),
+            kid_keys: Vec::new(),
+            labels: Vec::new(),
+            ends_here: false,
             legal: Vec::new(),
             acting: 0,
             rng: rng_from_seed(seed),
@@ -193,6 +231,7 @@ where
         self.taken = Play::new();
         self.alive.clear();
         self.plays.clear();
+        self.list.clear();
         // Each forfeit moves the turn on; the bound guards a faulty system.
         for _ in 0..100_000 {
             let sys = self.enc.system();
@@ -204,6 +243,16 @@ where
                     }
                     let roll = sys.sample_roll(&self.cur, &mut self.rng);
                     sys.begin_roll(&mut self.cur, roll);
+                }
+                Node::Decision if self.encoding == Encoding::Step => {
+                    sys.generate_list(&self.cur, Orders::All, &mut self.list);
+                    if self.list.is_empty() {
+                        sys.end_play(&mut self.cur, &[]);
+                        continue;
+                    }
+                    self.alive.extend(0..self.list.len() as u32);
+                    self.acting = sys.rl_acting_owner(&self.cur);
+                    break;
                 }
                 Node::Decision => {
                     let orders = match self.encoding {
@@ -242,30 +291,128 @@ where
         acts.clear();
         legal.clear();
         let n = self.num_actions_impl();
-        let k = self.taken.len();
-        // In the `step` encoding the action depends only on the next step, and plays that
-        // share it are listed together: reuse the previous play's id when the step repeats.
-        let by_step = self.encoding == Encoding::Step;
-        let mut last: Option<(Option<Step>, usize)> = None;
-        for &i in &self.alive {
-            let play = &self.plays[i as usize];
-            let a = match last {
-                Some((st, a)) if by_step && play.steps().get(k).copied() == st => a,
-                _ => {
-                    let a = self.action_of(i as usize, play).0;
-                    last = Some((play.steps().get(k).copied(), a));
-                    a
+        if self.encoding == Encoding::Step {
+            self.group_next_steps();
+            if self.ends_here {
+                legal.push(0);
+            }
+            // Each distinct next step encoded once.
+            for st in &self.kids {
+                let a = self
+                    .enc
+                    .step_action(&self.cur, self.acting, st)
+                    .unwrap_or(usize::MAX);
+                acts.push(a);
+                if a < n {
+                    legal.push(a);
                 }
-            };
-            acts.push(a);
-            if a < n && legal.last() != Some(&a) {
-                legal.push(a);
+            }
+        } else {
+            for &i in &self.alive {
+                let a = self.action_of(i as usize, &self.plays[i as usize]).0;
+                acts.push(a);
+                if a < n && legal.last() != Some(&a) {
+                    legal.push(a);
+                }
             }
         }
         legal.sort_unstable();
         legal.dedup();
         self.acts = acts;
         self.legal = legal;
+    }
+
+    /// `step`: groups the plays alive by their next step (`kids`, `labels`, `ends_here`), one
+    /// pass; the generators list orders depth first, so a play usually goes on like the one
+    /// before it and the search among the distinct steps starts with that one's.
+    fn group_next_steps(&mut self) {
+        let k = self.taken.len();
+        self.kids.clear();
+        self.kid_keys.clear();
+        self.labels.clear();
+        self.ends_here = false;
+        let (mut last, mut last_key) = (NO_KID, 0u64);
+        for &i in &self.alive {
+            let label = match self.list.get(i as usize).get(k) {
+                None => {
+                    self.ends_here = true;
+                    NO_KID
+                }
+                Some(st) => {
+                    let key = step_key(st);
+                    if last == NO_KID || key != last_key {
+                        last = match self.kid_keys.iter().position(|&x| x == key) {
+                            Some(j) => j as u16,
+                            None => {
+                                self.kids.push(*st);
+                                self.kid_keys.push(key);
+                                (self.kids.len() - 1) as u16
+                            }
+                        };
+                        last_key = key;
+                    }
+                    last
+                }
+            };
+            self.labels.push(label);
+        }
+    }
+
+    /// `apply_impl` for the `step` encoding: "end" where a play ends with the steps taken, or
+    /// the first next step (in list order) with the id; the plays alive are those going on with
+    /// it.
+    fn apply_step_id(&mut self, action: usize) -> Result<()> {
+        let kid = if action == 0 {
+            None
+        } else {
+            self.acts.iter().position(|&a| a == action)
+        };
+        let ended = match kid {
+            None if action == 0 && self.ends_here => true,
+            Some(j) => {
+                let enc = Arc::clone(&self.enc);
+                let st = self.kids[j];
+                enc.system().apply_step(&mut self.cur, &st);
+                self.taken.push(st);
+                let mut labels = self.labels.iter();
+                self.alive.retain(|_| labels.next() == Some(&(j as u16)));
+                // The play ends when nothing extends the steps taken.
+                let k2 = self.taken.len();
+                !self
+                    .alive
+                    .iter()
+                    .any(|&i| self.list.get(i as usize).len() > k2)
+            }
+            None => {
+                return Err(Error::IllegalMove(format!(
+                    "action {action} is not legal here{}",
+                    if self.alive.is_empty() {
+                        " (no play is due)"
+                    } else {
+                        ""
+                    }
+                )));
+            }
+        };
+        self.decisions += 1;
+        if ended {
+            let enc = Arc::clone(&self.enc);
+            let taken = self.taken;
+            enc.system().end_play(&mut self.cur, taken.steps());
+            self.advance();
+        } else {
+            self.refresh();
+        }
+        Ok(())
+    }
+
+    /// The steps of alive play `i` (an index into `list` or `plays`, by encoding).
+    fn play_steps(&self, i: u32) -> &[Step] {
+        if self.encoding == Encoding::Step {
+            self.list.get(i as usize)
+        } else {
+            self.plays[i as usize].steps()
+        }
     }
 
     /// The action a play stands for after the steps taken, how many steps it consumes, and
@@ -276,16 +423,8 @@ where
         let steps = &play.steps()[k..];
         match self.encoding {
             Encoding::Play => (index, steps.len(), false),
-            Encoding::Step => match steps.first() {
-                None => (0, 0, false),
-                Some(st) => (
-                    self.enc
-                        .step_action(&self.cur, self.acting, st)
-                        .unwrap_or(usize::MAX),
-                    1,
-                    false,
-                ),
-            },
+            // Not reached: the `step` encoding groups plays by next step (`group_next_steps`).
+            Encoding::Step => (usize::MAX, 0, false),
             Encoding::OpenSpiel => self
                 .sys()
                 .rl_openspiel_action(&self.start, k, steps)
@@ -307,6 +446,9 @@ where
     }
 
     fn apply_impl(&mut self, action: usize) -> Result<()> {
+        if self.encoding == Encoding::Step {
+            return self.apply_step_id(action);
+        }
         let found = self.acts.iter().position(|&a| a == action).map(|j| {
             let i = self.alive[j] as usize;
             let (_, n, again) = self.action_of(i, &self.plays[i]);
@@ -333,14 +475,9 @@ where
         }
         let k2 = self.taken.len();
         let plays = &self.plays;
-        // In the `step` encoding a play that goes on like the chosen one has the same id:
-        // compare the cached ids before the steps.
-        let by_id = self.encoding == Encoding::Step;
-        let mut acts = self.acts.iter();
         self.alive.retain(|&i| {
-            let same_id = acts.next() == Some(&action);
             let p = &plays[i as usize];
-            (same_id || !by_id) && p.len() >= k2 && p.steps()[k..k2] == chosen.steps()[k..k2]
+            p.len() >= k2 && p.steps()[k..k2] == chosen.steps()[k..k2]
         });
         self.decisions += 1;
         // The play ends when nothing extends the steps taken (or "end" was chosen).
@@ -512,10 +649,7 @@ where
         }
         for st in saved.taken.steps() {
             let k = g.taken.len();
-            let ok = g.alive.iter().any(|&i| {
-                let p = &g.plays[i as usize];
-                p.len() > k && p.steps()[k] == *st
-            });
+            let ok = g.alive.iter().any(|&i| g.play_steps(i).get(k) == Some(st));
             if !ok {
                 return Err(Error::InvalidJson(format!(
                     "taken step {st:?} is not legal"
@@ -524,10 +658,13 @@ where
             let enc = Arc::clone(&g.enc);
             enc.system().apply_step(&mut g.cur, st);
             g.taken.push(*st);
-            let (plays, k2) = (&g.plays, g.taken.len());
-            g.alive
-                .retain(|&i| plays[i as usize].steps().get(k) == Some(st));
-            debug_assert_eq!(k + 1, k2);
+            let alive: Vec<u32> = g
+                .alive
+                .iter()
+                .copied()
+                .filter(|&i| g.play_steps(i).get(k) == Some(st))
+                .collect();
+            g.alive = alive;
         }
         g.decisions = saved.decisions;
         g.refresh();
@@ -799,14 +936,14 @@ impl VecEnv {
             )));
         }
         // Legality from the masks of the previous call would trust the caller's buffers; ask
-        // the games.
+        // the games (a binary search in each game's few legal ids: cheaper on one thread than
+        // a parallel pass's start-up).
         let bad = self
             .games
-            .par_iter()
-            .zip(actions.par_iter())
+            .iter()
+            .zip(actions)
             .enumerate()
-            .with_min_len(16)
-            .find_first(|(_, (g, a))| **a < 0 || !g.is_legal(**a as usize));
+            .find(|(_, (g, a))| **a < 0 || !g.is_legal(**a as usize));
         if let Some((i, (_, a))) = bad {
             return Err(Error::IllegalMove(format!(
                 "action {a} is not legal in environment {i}"

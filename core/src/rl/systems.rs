@@ -87,7 +87,14 @@ impl Encode for ParcheesiSystem {
 /// The `play` encoding's size for Parcheesi and Online Pachisi: a measured maximum with margin,
 /// not a proof (`docs/RL.md`).
 pub const PARCHEESI_MAX_PLAYS: usize = 1024;
-/// The `play` encoding's size for Family Pachisi: a measured maximum with margin, not a proof.
+/// The `play` encoding's size for Family Pachisi, proven (`docs/RL.md`): a play moves the pieces
+/// of one colour (its own, or its partner's once it is all home), and its result and the values
+/// it uses are fixed by which of the roll's values each of the four pieces takes (a piece that
+/// captures stops there, so its squares and captures follow from its values). Two different dice:
+/// each unused or taken by one of four pieces, 5 · 5 = 25 plays at most; doubles `[h, h, l, l]`:
+/// at most two equal values over four pieces in 1 + 4 + 10 = 15 ways, for h and for l, 225
+/// (without bottom faces doubles give two values: 15). 225 <= 256; `core/tests/rl.rs` searches adversarial
+/// positions for the most (100 found, 10 · 10 when every play uses all four values).
 pub const FAMILY_MAX_PLAYS: usize = 256;
 /// The `play` encoding's size for Classic Pachisi, proven: a throw is one step (pass, enter, or
 /// one piece or unit of the colour on turn moving; at most four pieces give at most four
