@@ -363,8 +363,8 @@ pub struct MctsReport {
 /// the search did: the measure of MCTS throughput (simulated plays per second).
 ///
 /// ```
-/// let mut g = pachisi::Game::from_preset("parcheesi", 2).unwrap();
-/// g.roll().unwrap();
+/// let mut g = pachisi::Game::from_preset("backgammon", 2).unwrap();
+/// g.roll().unwrap(); // the opening roll: a play is due
 /// let r = pachisi::players::mcts_report(&g, "mcts:iterations=200", 1).unwrap();
 /// assert_eq!(r.iterations, 200);
 /// assert!(r.simulated_plays >= 200 && r.choice < g.legal_plays().len());

@@ -82,7 +82,7 @@ pub trait Evaluate: RuleSystem {
     /// use pachisi::backgammon::{BackgammonRules, BgState, Phase};
     /// use pachisi::players::Evaluate;
     /// use pachisi::SystemRules;
-    /// let sys = BackgammonRules::default().build().unwrap();
+    /// let sys = BackgammonRules::standard().build().unwrap();
     /// let mut before = BgState::start(Phase::Move);
     /// before.turn = 0;
     /// let mut after = before;
