@@ -179,14 +179,19 @@ fn play_game<R: Evaluate>(
     (outcome, stats)
 }
 
-fn parse_lineup(lineup: &[String], seats: u8) -> Result<Vec<PlayerSpec>> {
+/// The specs of a line-up for a game of the system `R` with `seats` seats.
+fn parse_lineup<R: Evaluate>(lineup: &[String], seats: u8) -> Result<Vec<PlayerSpec>> {
     if lineup.len() != seats as usize {
         return Err(Error::InvalidPlayer(format!(
             "the line-up names {} players but the game has {seats} seats (one spec per seat)",
             lineup.len()
         )));
     }
-    lineup.iter().map(|s| s.parse()).collect()
+    let specs: Vec<PlayerSpec> = lineup.iter().map(|s| s.parse()).collect::<Result<_>>()?;
+    for spec in &specs {
+        spec.check_system::<R>()?;
+    }
+    Ok(specs)
 }
 
 /// Plays a tournament of `rules` (see the module docs).
@@ -200,7 +205,7 @@ pub fn tournament(rules: &Rules, options: &TournamentOptions) -> Result<Tourname
         )>;
         fn run<R: Evaluate>(self, sys: &R) -> Self::Output {
             let o = self.0;
-            let lineup = parse_lineup(&o.lineup, sys.seats())?;
+            let lineup = parse_lineup::<R>(&o.lineup, sys.seats())?;
             let (players, seatings) = seatings(&lineup, o.rotate);
             let rotations = seatings.len() as u64;
             let total = o.deals as u64 * rotations;
@@ -499,7 +504,7 @@ pub fn simulate_lineup_controlled(
         type Output = Result<Vec<GameRecord>>;
         fn run<R: Evaluate>(self, sys: &R) -> Self::Output {
             let names: Vec<String> = self.0.iter().map(|s| s.to_string()).collect();
-            let lineup = parse_lineup(&names, sys.seats())?;
+            let lineup = parse_lineup::<R>(&names, sys.seats())?;
             let seating: Vec<usize> = (0..lineup.len()).collect();
             let seed = self.2;
             run_games(

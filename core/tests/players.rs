@@ -421,3 +421,46 @@ fn the_players_doc_lists_every_feature_with_its_default_weight() {
         }
     }
 }
+
+#[test]
+fn pubeval_plays_backgammon_only_and_beats_random() {
+    // Every backgammon rule set, legal plays to the end.
+    for rules in rule_sets() {
+        let mut game = Game::new(&rules, 5);
+        if rules.variant() == "backgammon" {
+            drive(&mut game, "pubeval", "pubeval", usize::MAX, 3);
+            assert!(game.is_over());
+            continue;
+        }
+        // Elsewhere a clear error, from a game, a tournament and rollouts.
+        while game.node() == Node::Chance {
+            game.roll().unwrap();
+        }
+        let err = players::best_play(&game, "pubeval", 0).unwrap_err();
+        assert!(matches!(err, Error::InvalidPlayer(_)), "{err}");
+        let lineup = vec!["pubeval"; game.seats() as usize];
+        let t = tournament(&rules, &TournamentOptions::new(&lineup, 1, 1));
+        assert!(matches!(t, Err(Error::InvalidPlayer(_))));
+        let opts = RolloutOptions {
+            rollouts: 2,
+            policy: "pubeval".into(),
+            ..Default::default()
+        };
+        assert!(matches!(
+            players::evaluate(&game, &opts),
+            Err(Error::InvalidPlayer(_))
+        ));
+    }
+    let spec: PlayerSpec = "pubeval".parse().unwrap();
+    assert_eq!(spec.to_string(), "pubeval");
+    assert!("pubeval:risk=-2".parse::<PlayerSpec>().is_err());
+    let rules = Rules::preset("backgammon").unwrap();
+    let r = tournament(
+        &rules,
+        &TournamentOptions::new(&["pubeval", "random"], 60, 4),
+    )
+    .unwrap();
+    let summary = r.summary();
+    let pubeval = r.standings.iter().find(|p| p.player == "pubeval").unwrap();
+    assert!(pubeval.win_rate > 0.85, "{summary}");
+}

@@ -49,6 +49,16 @@ struct Tree<'e, 'a, 's, R: Evaluate> {
     spec: &'s PlayerSpec,
     nodes: Vec<TreeNode<R::State>>,
     buf: Vec<Play>,
+    /// Plays simulated: decision edges walked in the tree plus plays made in playouts.
+    simulated: u64,
+}
+
+/// What one MCTS decision did (see [`search`]).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Counts {
+    pub iterations: u64,
+    pub simulated: u64,
+    pub nodes: u64,
 }
 
 impl<R: Evaluate> Tree<'_, '_, '_, R> {
@@ -136,6 +146,7 @@ impl<R: Evaluate> Tree<'_, '_, '_, R> {
                     };
                     let fresh = (node.children[i] == NONE)
                         .then(|| child(self.ev.sys, &node.state, &plays[i]));
+                    self.simulated += 1;
                     (i, fresh)
                 }
                 Kind::Chance { outcomes } => {
@@ -257,6 +268,7 @@ impl<R: Evaluate> Tree<'_, '_, '_, R> {
                         return self.ev.values(&s);
                     }
                     decisions += 1;
+                    self.simulated += 1;
                     self.buf.clear();
                     sys.generate(&s, Orders::Distinct, &mut self.buf);
                     let i = match self.buf.len() {
@@ -283,16 +295,29 @@ pub(crate) fn choose<R: Evaluate>(
     spec: &PlayerSpec,
     rng: &mut GameRng,
 ) -> usize {
+    search(ev, s, plays, spec, rng).0
+}
+
+/// [`choose`], with what the search did.
+pub(crate) fn search<R: Evaluate>(
+    ev: &Evaluator<'_, R>,
+    s: &R::State,
+    plays: &[Play],
+    spec: &PlayerSpec,
+    rng: &mut GameRng,
+) -> (usize, Counts) {
     let mut tree = Tree {
         ev,
         spec,
         nodes: Vec::with_capacity(spec.iterations.min(1 << 16) as usize + 1),
         buf: Vec::new(),
+        simulated: 0,
     };
     tree.add(*s, Some(plays.to_vec()));
     let start = Instant::now();
     let budget = spec.time_ms.map(Duration::from_millis);
     let mut path = Vec::new();
+    let mut iterations = 0;
     for it in 0..spec.iterations {
         if let Some(b) = budget
             && it % 16 == 0
@@ -302,7 +327,13 @@ pub(crate) fn choose<R: Evaluate>(
             break;
         }
         tree.iterate(rng, &mut path);
+        iterations += 1;
     }
+    let counts = Counts {
+        iterations,
+        simulated: tree.simulated,
+        nodes: tree.nodes.len() as u64,
+    };
     let mover = ev.sys.to_move(s) as usize;
     let root = &tree.nodes[0];
     let mut best = 0;
@@ -318,5 +349,5 @@ pub(crate) fn choose<R: Evaluate>(
             best = i;
         }
     }
-    best
+    (best, counts)
 }

@@ -5,7 +5,7 @@
 //! ```text
 //! spec   := name [ ":" param ( "," param )* ]
 //! param  := key "=" value
-//! name   := "random" | "greedy" | "expectimax" | "mcts"
+//! name   := "random" | "greedy" | "expectimax" | "mcts" | "pubeval"
 //! ```
 //!
 //! | player | parameters (default) |
@@ -14,6 +14,7 @@
 //! | `greedy` | evaluator weights, e.g. `risk=-2` |
 //! | `expectimax` | `depth` (2), decision plies; `mode` (`auto`): `paranoid` or `maxn`; weights |
 //! | `mcts` | `iterations` (1000); `time_ms` (none); `c` (0.7); `prior` (8), virtual visits at the evaluator's value; `leaf` (`eval`): `eval`, `random`, `greedy`; `playout_depth` (0 = to the end); weights |
+//! | `pubeval` | none: Tesauro's public linear backgammon evaluator at one ply (backgammon only) |
 //!
 //! In JSON the same spec is `{"player": "mcts", "iterations": 2000}`, weights flat or under
 //! `"weights": {"risk": -2}`. A weight names a feature of an evaluator ([`Evaluate::FEATURES`]);
@@ -44,6 +45,7 @@ mod eval;
 mod expectimax;
 mod greedy;
 mod mcts;
+mod pubeval;
 mod rollout;
 mod run;
 mod spec;
@@ -94,26 +96,7 @@ pub trait Policy: Send {
     /// An error ([`Error::WrongPhase`]) unless a play is due. Steps already taken with
     /// [`Game::step`] are respected: the plays are those that begin with them.
     fn choose(&mut self, game: &Game) -> Result<usize> {
-        if game.node() != Node::Decision {
-            return Err(Error::WrongPhase(match game.node() {
-                Node::Over => "cannot choose a play: the game is over".into(),
-                _ => "cannot choose a play: a roll is due".into(),
-            }));
-        }
-        let plays = game.legal_plays();
-        let n = plays.len();
-        let i = match n {
-            0 => return Err(Error::WrongPhase("no legal play to choose".into())),
-            1 => 0,
-            _ => with_game(game, |node| self.choose_at(node, &plays)),
-        };
-        if i >= n {
-            return Err(Error::InvalidPlayer(format!(
-                "`{}` chose play {i} of {n}",
-                self.name()
-            )));
-        }
-        Ok(i)
+        choose_legal(self, game)
     }
 
     /// The play [`Policy::choose`] chooses.
@@ -121,6 +104,30 @@ pub trait Policy: Send {
         let i = self.choose(game)?;
         Ok(game.legal_plays()[i])
     }
+}
+
+/// [`Policy::choose`]: the checks around `choose_at`.
+fn choose_legal<P: Policy + ?Sized>(policy: &mut P, game: &Game) -> Result<usize> {
+    if game.node() != Node::Decision {
+        return Err(Error::WrongPhase(match game.node() {
+            Node::Over => "cannot choose a play: the game is over".into(),
+            _ => "cannot choose a play: a roll is due".into(),
+        }));
+    }
+    let plays = game.legal_plays();
+    let n = plays.len();
+    let i = match n {
+        0 => return Err(Error::WrongPhase("no legal play to choose".into())),
+        1 => 0,
+        _ => with_game(game, |node| policy.choose_at(node, &plays)),
+    };
+    if i >= n {
+        return Err(Error::InvalidPlayer(format!(
+            "`{}` chose play {i} of {n}",
+            policy.name()
+        )));
+    }
+    Ok(i)
 }
 
 /// A built-in player: a [`PlayerSpec`] and its own seeded generator (PCG-64).
@@ -158,6 +165,20 @@ impl Player {
 impl Policy for Player {
     fn name(&self) -> String {
         self.spec.to_string()
+    }
+
+    /// As [`Policy::choose`], and an error ([`Error::InvalidPlayer`]) if the player cannot
+    /// play this game (`pubeval` outside backgammon).
+    fn choose(&mut self, game: &Game) -> Result<usize> {
+        struct Check<'s>(&'s PlayerSpec);
+        impl TypedVisitor for Check<'_> {
+            type Output = Result<()>;
+            fn visit<R: Evaluate>(self, _sys: &R, _s: &R::State) -> Result<()> {
+                self.0.check_system::<R>()
+            }
+        }
+        with_game_state(game, Check(&self.spec))?;
+        choose_legal(self, game)
     }
 
     fn choose_at(&mut self, node: Decision<'_>, plays: &[Play]) -> usize {
@@ -207,6 +228,12 @@ pub(crate) fn choose_typed<R: Evaluate>(
             let ev = Evaluator::new(sys, &spec.weights);
             mcts::choose(&ev, s, plays, spec, rng)
         }
+        // Outside backgammon (reached only through `choose_at`, which cannot fail; `choose`,
+        // tournaments and rollouts refuse the line-up) PubEval has no score: play as greedy.
+        PlayerKind::PubEval if !R::HAS_PUBEVAL => {
+            greedy::choose(&Evaluator::new(sys, &[]), s, plays, rng)
+        }
+        PlayerKind::PubEval => pubeval::choose(sys, s, plays, rng),
     }
 }
 
@@ -316,4 +343,64 @@ fn typed_decision<R: Evaluate>(g: &GameOf<R>) -> Decision<'_> {
 /// Runs typed work on the position of `game` (at the start of the current play).
 pub(crate) fn with_game_state<V: TypedVisitor>(game: &Game, v: V) -> V::Output {
     with_game(game, |node| node.visit(v))
+}
+
+/// What one decision of an `mcts` player did (see [`mcts_report`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MctsReport {
+    /// The chosen play, an index into `game.legal_plays()`.
+    pub choice: usize,
+    /// Iterations run (fewer than asked when `time_ms` stopped the search).
+    pub iterations: u64,
+    /// Plays simulated: decision edges walked down the tree plus plays made in playouts (the
+    /// evaluator's one-ply look at a new node's plays, for `prior`, is not counted).
+    pub simulated_plays: u64,
+    /// Nodes in the tree at the end.
+    pub nodes: u64,
+}
+
+/// Runs the `mcts` player of `spec`, seeded with `seed`, at `game`'s decision and reports what
+/// the search did: the measure of MCTS throughput (simulated plays per second).
+///
+/// ```
+/// let mut g = pachisi::Game::from_preset("backgammon", 2).unwrap();
+/// g.roll().unwrap(); // the opening roll: a play is due
+/// let r = pachisi::players::mcts_report(&g, "mcts:iterations=200", 1).unwrap();
+/// assert_eq!(r.iterations, 200);
+/// assert!(r.simulated_plays >= 200 && r.choice < g.legal_plays().len());
+/// assert!(pachisi::players::mcts_report(&g, "greedy", 1).is_err());
+/// ```
+pub fn mcts_report(game: &Game, spec: &str, seed: u64) -> Result<MctsReport> {
+    let spec: PlayerSpec = spec.parse()?;
+    if spec.kind != PlayerKind::Mcts {
+        return Err(Error::InvalidPlayer(format!(
+            "mcts_report needs an `mcts` spec, got `{spec}`"
+        )));
+    }
+    if game.node() != Node::Decision {
+        return Err(Error::WrongPhase(
+            "mcts_report needs a decision: no play is due".into(),
+        ));
+    }
+    let plays = game.legal_plays();
+    if plays.is_empty() {
+        return Err(Error::WrongPhase("no legal play to choose".into()));
+    }
+    struct Report<'a>(&'a PlayerSpec, &'a [Play], u64);
+    impl TypedVisitor for Report<'_> {
+        type Output = MctsReport;
+        fn visit<R: Evaluate>(self, sys: &R, s: &R::State) -> MctsReport {
+            let (spec, plays) = (self.0, self.1);
+            let ev = Evaluator::new(sys, &spec.weights);
+            let mut rng = rng_from_seed(self.2);
+            let (choice, c) = mcts::search(&ev, s, plays, spec, &mut rng);
+            MctsReport {
+                choice,
+                iterations: c.iterations,
+                simulated_plays: c.simulated,
+                nodes: c.nodes,
+            }
+        }
+    }
+    Ok(with_game_state(game, Report(&spec, &plays, seed)))
 }

@@ -151,6 +151,7 @@ pub fn evaluate(game: &Game, options: &RolloutOptions) -> Result<Evaluation> {
         type Output = Result<Vec<([f64; 4], bool)>>;
         fn visit<R: Evaluate>(self, sys: &R, s: &R::State) -> Self::Output {
             let (opts, spec) = (self.0, &self.1);
+            spec.check_system::<R>()?;
             let s = *s;
             in_pool(opts.threads, || {
                 (0..opts.rollouts as u64)
@@ -205,6 +206,7 @@ pub fn hint(game: &Game, options: &RolloutOptions) -> Result<Vec<HintRow>> {
         type Output = Result<Vec<[f64; 4]>>;
         fn visit<R: Evaluate>(self, sys: &R, s: &R::State) -> Self::Output {
             let (opts, spec, plays) = (self.0, &self.1, self.2);
+            spec.check_system::<R>()?;
             let children: Vec<R::State> = plays.iter().map(|p| child(sys, s, p)).collect();
             let n = opts.rollouts as u64;
             in_pool(opts.threads, || {

@@ -16,6 +16,8 @@ pub enum PlayerKind {
     Expectimax,
     /// Monte Carlo tree search with sampled chance nodes and max^n backups.
     Mcts,
+    /// Tesauro's public linear backgammon evaluator at one ply (backgammon only).
+    PubEval,
 }
 
 impl PlayerKind {
@@ -26,6 +28,7 @@ impl PlayerKind {
             PlayerKind::Greedy => "greedy",
             PlayerKind::Expectimax => "expectimax",
             PlayerKind::Mcts => "mcts",
+            PlayerKind::PubEval => "pubeval",
         }
     }
 }
@@ -242,14 +245,27 @@ impl PlayerSpec {
     }
 }
 
+impl PlayerSpec {
+    /// Whether this player can play the system `R`: `pubeval` plays backgammon only.
+    pub(crate) fn check_system<R: super::Evaluate>(&self) -> Result<()> {
+        if self.kind == PlayerKind::PubEval && !R::HAS_PUBEVAL {
+            return Err(Error::InvalidPlayer(
+                "`pubeval` is a backgammon evaluator: it plays backgammon only".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
 fn kind_of(name: &str) -> Result<PlayerKind> {
     match name.trim() {
         "random" => Ok(PlayerKind::Random),
         "greedy" => Ok(PlayerKind::Greedy),
         "expectimax" => Ok(PlayerKind::Expectimax),
         "mcts" => Ok(PlayerKind::Mcts),
+        "pubeval" => Ok(PlayerKind::PubEval),
         other => Err(Error::InvalidPlayer(format!(
-            "unknown player `{other}` (players: random, greedy, expectimax, mcts)"
+            "unknown player `{other}` (players: random, greedy, expectimax, mcts, pubeval)"
         ))),
     }
 }
@@ -297,7 +313,7 @@ impl fmt::Display for PlayerSpec {
         let d = PlayerSpec::new(self.kind);
         let mut params: Vec<String> = Vec::new();
         match self.kind {
-            PlayerKind::Random | PlayerKind::Greedy => {}
+            PlayerKind::Random | PlayerKind::Greedy | PlayerKind::PubEval => {}
             PlayerKind::Expectimax => {
                 params.push(format!("depth={}", self.depth));
                 if self.mode != d.mode {

@@ -134,6 +134,12 @@ impl Evaluate for BackgammonSystem {
     fn decision<'a>(&'a self, s: &'a BgState) -> Decision<'a> {
         Decision::Backgammon(self, s)
     }
+
+    const HAS_PUBEVAL: bool = true;
+
+    fn pubeval(&self, before: &BgState, after: &BgState) -> Option<f64> {
+        Some(crate::players::pubeval::score_after(before, after))
+    }
 }
 
 #[cfg(test)]

@@ -70,6 +70,31 @@ pub trait Evaluate: RuleSystem {
 
     /// This system's decision node at `s` (for [`crate::Policy::choose_at`]).
     fn decision<'a>(&'a self, s: &'a Self::State) -> Decision<'a>;
+
+    /// Whether [`Evaluate::pubeval`] scores this system's positions (backgammon only).
+    const HAS_PUBEVAL: bool = false;
+
+    /// Tesauro's PubEval score of `after`, the position after the mover of `before` played,
+    /// for that mover (higher is better; the player `pubeval` maximises it), or `None` where
+    /// the system has no PubEval (every system but backgammon).
+    ///
+    /// ```
+    /// use pachisi::backgammon::{BackgammonRules, BgState, Phase};
+    /// use pachisi::players::Evaluate;
+    /// use pachisi::SystemRules;
+    /// let sys = BackgammonRules::standard().build().unwrap();
+    /// let mut before = BgState::start(Phase::Move);
+    /// before.turn = 0;
+    /// let mut after = before;
+    /// // 8/5 6/5 (the opening 3-1) scores higher than leaving the board as it was.
+    /// after.checkers[0][8] -= 1;
+    /// after.checkers[0][6] -= 1;
+    /// after.checkers[0][5] += 2;
+    /// assert!(sys.pubeval(&before, &after).unwrap() > sys.pubeval(&before, &before).unwrap());
+    /// ```
+    fn pubeval(&self, _before: &Self::State, _after: &Self::State) -> Option<f64> {
+        None
+    }
 }
 
 /// An evaluator with its weights resolved: per-seat win probabilities of positions.
