@@ -293,6 +293,21 @@ pub(super) fn generate_list(s: &BgState, orders: Orders, out: &mut PlayList) {
     SEEN.with_borrow_mut(|seen| two_values(&mut b, hi, lo, distinct, seen, out));
 }
 
+/// Whether the roll in `s.dice` has a legal play: whether some die has a legal step now.
+///
+/// Equivalent to [`generate_list`] listing at least one play. A legal step of one die is itself
+/// a play of one die, so the most dice that can be played (BG-1, BG-5) is at least one, and the
+/// plays kept (the longest; for non-doubles the higher die when only one can be played, BG-4)
+/// are not empty; conversely every listed play begins with a legal step of one of the dice
+/// (the generator never lists the empty play). [`Board::movable`] is exactly the set of legal
+/// sources of a step (the bar first, BG-6; open landings, BG-3; bearing off), as the tests
+/// check. `core/tests/has_play.rs` compares the two on random positions and every roll.
+pub(super) fn any_step(s: &BgState) -> bool {
+    let b = Board::new(s);
+    let [d1, d2] = s.dice;
+    b.movable(d1 as usize) != 0 || (d2 != d1 && b.movable(d2 as usize) != 0)
+}
+
 thread_local! {
     /// The positions listed by [`two_values`], kept per thread so a call allocates nothing.
     static SEEN: std::cell::RefCell<KeySet<u128>> = const { std::cell::RefCell::new(KeySet::new()) };
