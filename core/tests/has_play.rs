@@ -103,7 +103,16 @@ fn has_play_agrees_with_the_generator() {
         .map(|(_, s)| s)
         .collect();
     assert_eq!(bg.len(), 2);
-    assert!(bg.iter().all(|s| s.generated == 0 && s.compared > 100), "{bg:?}");
-    assert!(bg.iter().map(|s| s.compared).sum::<usize>() > 1_000, "{bg:?}");
-    assert!(bg.iter().map(|s| s.unplayable).sum::<usize>() > 10, "{bg:?}");
+    assert!(
+        bg.iter().all(|s| s.generated == 0 && s.compared > 100),
+        "{bg:?}"
+    );
+    assert!(
+        bg.iter().map(|s| s.compared).sum::<usize>() > 1_000,
+        "{bg:?}"
+    );
+    assert!(
+        bg.iter().map(|s| s.unplayable).sum::<usize>() > 10,
+        "{bg:?}"
+    );
 }

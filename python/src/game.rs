@@ -179,7 +179,10 @@ impl PyLegalPlays {
         let i: isize = index.extract().map_err(|_| {
             PyTypeError::new_err(format!(
                 "LegalPlays indices must be integers or slices, not {}",
-                index.get_type().name().map_or_else(|_| "?".into(), |t| t.to_string())
+                index
+                    .get_type()
+                    .name()
+                    .map_or_else(|_| "?".into(), |t| t.to_string())
             ))
         })?;
         let at = if i < 0 { i + n as isize } else { i };
@@ -210,11 +213,20 @@ impl PyLegalPlays {
 
     /// The index of the first play equal to ``value`` (in ``start:stop``); ``ValueError`` if none.
     #[pyo3(signature = (value, start=0, stop=None))]
-    fn index(&self, value: &Bound<'_, PyAny>, start: isize, stop: Option<isize>) -> PyResult<usize> {
+    fn index(
+        &self,
+        value: &Bound<'_, PyAny>,
+        start: isize,
+        stop: Option<isize>,
+    ) -> PyResult<usize> {
         let (a, b) = self.bounds(start, stop);
         if let Ok(p) = value.cast::<PyPlay>() {
             let p = p.get().inner;
-            if let Some(k) = self.plays.get(a..b.max(a)).and_then(|s| s.iter().position(|q| *q == p)) {
+            if let Some(k) = self
+                .plays
+                .get(a..b.max(a))
+                .and_then(|s| s.iter().position(|q| *q == p))
+            {
                 return Ok(a + k);
             }
         }
@@ -263,7 +275,11 @@ impl PyLegalPlays {
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        Ok(self.list_of(py, 0..self.plays.len())?.repr()?.to_cow()?.into_owned())
+        Ok(self
+            .list_of(py, 0..self.plays.len())?
+            .repr()?
+            .to_cow()?
+            .into_owned())
     }
 
     /// Pickles (and copies) as the ``list`` of the plays.
@@ -271,7 +287,10 @@ impl PyLegalPlays {
         let list = self.list_of(py, 0..self.plays.len())?;
         PyTuple::new(
             py,
-            [py.get_type::<PyList>().into_any(), PyTuple::new(py, [list])?.into_any()],
+            [
+                py.get_type::<PyList>().into_any(),
+                PyTuple::new(py, [list])?.into_any(),
+            ],
         )
     }
 }
