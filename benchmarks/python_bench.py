@@ -8,11 +8,15 @@
    whole play (all dice of the roll); OpenSpiel's backgammon action is also a whole move of both
    dice (doubles are two actions), so games/s is the comparison; actions/s is given too.
    OpenSpiel is optional (``pip install open_spiel``); without it that line is skipped.
-   A second pachisi loop plays by index (``play_index``: no validation, no generation).
+   The pachisi loop is what a user writes: ``plays = game.legal_plays();
+   game.play(rng.choice(plays))``; a second one plays by index,
+   ``game.play_index(rng.randrange(len(game.legal_plays())))``.
 2. *Per call*: the median time of one call of ``roll``, ``legal_plays``, ``play`` (a ``Play``
    from ``legal_plays()``), ``play_index`` and ``copy`` in running backgammon games, and of
    ``copy`` in a Parcheesi game 100 actions in; the timer's own median (an empty interval) is
-   subtracted. pyspiel's ``apply_action`` (chance and decision), ``legal_actions`` and ``clone``
+   subtracted. Backgammon generates the plays of a roll on first use, so ``legal_plays`` carries
+   the generation and ``roll`` does not (builds before issue 16's lazy plays: the reverse).
+   pyspiel's ``apply_action`` (chance and decision), ``legal_actions`` and ``clone``
    are timed the same way when it is installed.
 3. *simulate*: games/s of ``pachisi.simulate`` on 1 and 2 threads, and of the Rust example
    ``cargo run --release -p pachisi --example simulate`` on 1 thread (built if cargo is there),
@@ -50,7 +54,7 @@ def bench_pachisi_loop(seconds: float, seed: int = 1) -> Dict[str, Any]:
                 game.roll()
             else:
                 plays = game.legal_plays()
-                game.play(plays[rng.randrange(len(plays))])
+                game.play(rng.choice(plays))
                 actions += 1
         games += 1
     elapsed = time.perf_counter() - start

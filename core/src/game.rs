@@ -3,11 +3,19 @@
 //!
 //! ## Cost model
 //!
-//! - **One generation per decision.** The legal plays of a decision node are generated once, by
-//!   the forfeit check that follows every roll and play, and kept in the game until it changes
-//!   (any roll, play, step, finish, undo, redo or load drops them). [`GameOf::legal_plays`],
-//!   [`GameOf::legal_steps`], [`GameOf::play`] (validated by looking the play up) and
-//!   [`GameOf::play_index`] (no validation needed) all read that list.
+//! - **One generation per decision.** The legal plays of a decision node are generated at most
+//!   once, and kept in the game until it changes (any roll, play, step, finish, undo, redo or
+//!   load drops them). [`GameOf::legal_plays`], [`GameOf::legal_steps`], [`GameOf::play`]
+//!   (validated by looking the play up) and [`GameOf::play_index`] (no validation needed) all
+//!   read that list. The forfeit check that follows every roll and play asks the rule system
+//!   first ([`RuleSystem::has_play`]: backgammon answers from its move bitmasks), so there a roll
+//!   generates nothing and the plays are made on first use; other systems generate them for the
+//!   check. The list is behind a [`OnceLock`], so concurrent readers of one game (the C ABI
+//!   allows them) make it once.
+//! - **Lists handed out without copies.** [`GameOf::legal_plays_shared`] gives a reference-counted
+//!   handle to that list ([`SharedPlays`]), and [`GameOf::plays_are_current`] tells whether a
+//!   game still stands at the node of a handle, so a binding can play an element of a list it
+//!   handed out by index, with no lookup.
 //! - **A small game.** The rule system (with its lookup tables) and the rules are shared by every
 //!   copy of a game (reference-counted, never copied); the history is a persistent list of
 //!   compact records (the position before the action, the generator, how many steps were taken,
@@ -228,6 +236,33 @@ struct Cache {
     all: OnceLock<Vec<Play>>,
     /// [`GameOf::legal_steps`].
     steps: OnceLock<Vec<Step>>,
+}
+
+/// The legal plays of one decision node, shared with the games that keep them: a
+/// reference-counted handle ([`GameOf::legal_plays_shared`]), so a binding can hand the list out
+/// without copying it and later ask whether a game still stands at that node
+/// ([`GameOf::plays_are_current`]).
+///
+/// ```
+/// let mut g = pachisi::Game::from_preset("backgammon", 1).unwrap();
+/// g.roll().unwrap();
+/// let plays = g.legal_plays_shared();
+/// assert_eq!(&plays[..], g.legal_plays_ref());
+/// assert!(g.plays_are_current(&plays));
+/// g.play_index(0).unwrap();
+/// // The handle keeps its list; the game has moved on.
+/// assert!(!g.plays_are_current(&plays));
+/// assert!(!plays.is_empty());
+/// ```
+#[derive(Clone, Debug)]
+pub struct SharedPlays(Arc<Cache>);
+
+impl std::ops::Deref for SharedPlays {
+    type Target = [Play];
+    fn deref(&self) -> &[Play] {
+        // Made before the handle was (`legal_plays_shared`).
+        self.0.plays.get().map_or(&[], Vec::as_slice)
+    }
 }
 
 /// What an action records before it changes anything.
@@ -580,7 +615,13 @@ impl<R: RuleSystem> GameOf<R> {
             if self.system().node(&self.current) != Node::Decision || !self.taken.is_empty() {
                 break;
             }
-            if !self.legal_plays_ref().is_empty() {
+            // A system that can tell cheaply whether the roll is playable leaves the plays to be
+            // generated when first needed; the others generate them here (and keep them).
+            let playable = match self.system().has_play(&self.current) {
+                Some(playable) => playable,
+                None => !self.legal_plays_ref().is_empty(),
+            };
+            if playable {
                 break;
             }
             let seat = self.system().to_move(&self.current);
@@ -631,6 +672,34 @@ impl<R: RuleSystem> GameOf<R> {
     /// ```
     pub fn legal_plays_ref(&self) -> &[Play] {
         self.cache().plays.get_or_init(|| self.generate_plays())
+    }
+
+    /// The list [`GameOf::legal_plays_ref`] reads, as a shared handle (no copy of the plays).
+    ///
+    /// ```
+    /// let mut g = pachisi::Game::from_preset("parcheesi", 1).unwrap();
+    /// g.roll().unwrap();
+    /// assert_eq!(&g.legal_plays_shared()[..], &g.legal_plays()[..]);
+    /// ```
+    pub fn legal_plays_shared(&self) -> SharedPlays {
+        self.legal_plays_ref();
+        SharedPlays(self.cache.get_or_init(Default::default).clone())
+    }
+
+    /// Whether `plays` is the list of this game's current node: then its element `i` is legal
+    /// play number `i` here ([`GameOf::play_index`]). A copy of a game made at that node shares
+    /// the list; any change of the game gives it a new one.
+    ///
+    /// ```
+    /// let mut g = pachisi::Game::from_preset("backgammon", 1).unwrap();
+    /// g.roll().unwrap();
+    /// let plays = g.legal_plays_shared();
+    /// assert!(g.clone().plays_are_current(&plays));
+    /// g.undo().unwrap();
+    /// assert!(!g.plays_are_current(&plays));
+    /// ```
+    pub fn plays_are_current(&self, plays: &SharedPlays) -> bool {
+        self.cache.get().is_some_and(|c| Arc::ptr_eq(c, &plays.0))
     }
 
     fn generate_plays(&self) -> Vec<Play> {
@@ -1742,6 +1811,27 @@ impl Game {
     /// The legal plays the game keeps for this node, without a copy.
     pub fn legal_plays_ref(&self) -> &[Play] {
         each!(self, g => g.legal_plays_ref())
+    }
+    /// [`Game::legal_plays_ref`] as a shared handle (see [`SharedPlays`]).
+    ///
+    /// ```
+    /// let mut g = pachisi::Game::from_preset("backgammon", 2).unwrap();
+    /// g.roll().unwrap();
+    /// assert_eq!(g.legal_plays_shared().len(), g.legal_plays().len());
+    /// ```
+    pub fn legal_plays_shared(&self) -> SharedPlays {
+        each!(self, g => g.legal_plays_shared())
+    }
+    /// Whether `plays` is the list of this game's current node (see [`GameOf::plays_are_current`]).
+    ///
+    /// ```
+    /// let mut g = pachisi::Game::from_preset("backgammon", 2).unwrap();
+    /// g.roll().unwrap();
+    /// let plays = g.legal_plays_shared();
+    /// assert!(g.plays_are_current(&plays));
+    /// ```
+    pub fn plays_are_current(&self, plays: &SharedPlays) -> bool {
+        each!(self, g => g.plays_are_current(plays))
     }
     /// The legal next steps, without a copy.
     pub fn legal_steps_ref(&self) -> &[Step] {

@@ -42,7 +42,7 @@ pub mod tournament;
 
 pub use dice::{ChanceOutcome, Roll};
 pub use error::{Error, Result};
-pub use game::{BoardData, Event, Game, GameOf, HistoryEntry, PlayFormatter};
+pub use game::{BoardData, Event, Game, GameOf, HistoryEntry, PlayFormatter, SharedPlays};
 pub use options::{OptionInfo, OptionKind};
 pub use play::{MAX_STEPS, NO_PIECE, Play, PlayList, Step, StepKind};
 pub use players::{Policy, from_spec};

@@ -215,6 +215,29 @@ pub trait RuleSystem: Clone + Debug + Send + Sync + 'static {
     /// Appends every legal complete play at a decision node to `out` (which the caller cleared).
     /// An empty list means the roll cannot be played at all (the generic layer then forfeits it).
     fn generate(&self, s: &Self::State, orders: Orders, out: &mut Vec<Play>);
+    /// Whether the decision node `s` has at least one legal play, when the system can tell
+    /// without generating the plays (`None`: generate to know, the default).
+    ///
+    /// The generic layer asks after every roll and play whether the roll must be forfeited
+    /// (PAR-3): with an answer here, the plays are generated only when first needed
+    /// (`legal_plays`, `play`, ...), so a roll costs no generation. An implementation must
+    /// answer exactly `Some(!plays.is_empty())` for the plays [`RuleSystem::generate`] lists,
+    /// and says in a comment why its cheap test is equivalent under every option.
+    ///
+    /// ```
+    /// use pachisi::backgammon::BackgammonRules;
+    /// use pachisi::system::{RuleSystem, SystemRules};
+    /// use pachisi::Roll;
+    /// let sys = BackgammonRules::standard().build().unwrap();
+    /// let mut s = sys.initial_state();
+    /// sys.begin_roll(&mut s, Roll::Dice([6, 5]));
+    /// // Backgammon answers from its move bitmasks, without listing the plays.
+    /// assert_eq!(sys.has_play(&s), Some(true));
+    /// ```
+    fn has_play(&self, s: &Self::State) -> Option<bool> {
+        let _ = s;
+        None
+    }
     /// Whether [`RuleSystem::generate_list`] is the system's own rather than a copy of
     /// [`RuleSystem::generate`]'s plays: [`crate::sim`] then lists plays with it.
     const LISTS_STEPS: bool = false;

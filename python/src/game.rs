@@ -5,10 +5,12 @@ use crate::errors::{Kind, Seed, guard, guard_ok, int_arg, new_err, threads_arg};
 use crate::moves::{PyPlay, PyStep, steps_from_py, steps_to_list};
 use crate::players::PolicyArg;
 use crate::rules::{PyRules, rules_from, rules_repr};
-use pachisi::{Event, Game, Node, Play};
+use pachisi::{Event, Game, Node, Play, PlayFormatter, SharedPlays};
 use pyo3::IntoPyObjectExt;
+use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::pyclass::CompareOp;
+use pyo3::types::{PyDict, PyIterator, PyList, PySlice, PyString, PyTuple};
 
 /// The largest `size` of `Game.svg` (pixels).
 const MAX_SVG_SIZE: f64 = 20_000.0;
@@ -103,17 +105,222 @@ fn event_to_py<'py>(
     Ok(d)
 }
 
+/// The legal plays of a decision node (what ``Game.legal_plays()`` returns): a read-only sequence
+/// over the list the game keeps, which makes each ``Play`` when it is read.
+///
+/// It supports what reading a list does (``len``, indexing with negative indices, slices, which
+/// give a ``list``, iteration, ``in``, ``index``, ``count``, ``+`` with a list) and equals the
+/// ``list`` of the same plays; ``list(plays)`` gives a list to sort or shuffle. It stays valid
+/// after the game moves on (it keeps its plays).
+#[pyclass(module = "pachisi", name = "LegalPlays", frozen, sequence)]
+pub struct PyLegalPlays {
+    plays: SharedPlays,
+    formatter: PlayFormatter,
+}
+
+impl PyLegalPlays {
+    fn item(&self, i: usize) -> PyPlay {
+        PyPlay::from_list(&self.plays, i, self.formatter.clone())
+    }
+
+    fn list_of<'py>(
+        &self,
+        py: Python<'py>,
+        indices: impl ExactSizeIterator<Item = usize>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        PyList::new(py, indices.map(|i| self.item(i)))
+    }
+
+    /// Whether `other` (a list or a `LegalPlays`) holds the same plays; `None` for other types.
+    fn same_plays(&self, other: &Bound<'_, PyAny>) -> PyResult<Option<bool>> {
+        if let Ok(o) = other.cast::<PyLegalPlays>() {
+            return Ok(Some(self.plays[..] == o.get().plays[..]));
+        }
+        let Ok(list) = other.cast::<PyList>() else {
+            return Ok(None);
+        };
+        if list.len() != self.plays.len() {
+            return Ok(Some(false));
+        }
+        for (item, p) in list.iter().zip(self.plays.iter()) {
+            match item.cast::<PyPlay>() {
+                Ok(q) if q.get().inner == *p => {}
+                _ => return Ok(Some(false)),
+            }
+        }
+        Ok(Some(true))
+    }
+
+    /// `start..stop` of `list.index`, clamped as a list clamps them.
+    fn bounds(&self, start: isize, stop: Option<isize>) -> (usize, usize) {
+        let n = self.plays.len() as isize;
+        let clamp = |i: isize| (if i < 0 { i + n } else { i }).clamp(0, n) as usize;
+        (clamp(start), clamp(stop.unwrap_or(n)))
+    }
+}
+
+#[pymethods]
+impl PyLegalPlays {
+    fn __len__(&self) -> usize {
+        self.plays.len()
+    }
+
+    fn __getitem__<'py>(
+        &self,
+        py: Python<'py>,
+        index: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let n = self.plays.len();
+        if let Ok(slice) = index.cast::<PySlice>() {
+            let ind = slice.indices(n as isize)?;
+            let picked = (0..ind.slicelength).map(|k| (ind.start + k as isize * ind.step) as usize);
+            return Ok(self.list_of(py, picked)?.into_any());
+        }
+        let i: isize = index.extract().map_err(|_| {
+            PyTypeError::new_err(format!(
+                "LegalPlays indices must be integers or slices, not {}",
+                index
+                    .get_type()
+                    .name()
+                    .map_or_else(|_| "?".into(), |t| t.to_string())
+            ))
+        })?;
+        let at = if i < 0 { i + n as isize } else { i };
+        if at < 0 || at >= n as isize {
+            return Err(PyIndexError::new_err(format!(
+                "legal play index {i} is out of range ({n} legal plays)"
+            )));
+        }
+        Ok(Bound::new(py, self.item(at as usize))?.into_any())
+    }
+
+    fn __iter__(&self) -> PyLegalPlaysIter {
+        PyLegalPlaysIter {
+            plays: self.plays.clone(),
+            formatter: self.formatter.clone(),
+            next: 0,
+        }
+    }
+
+    fn __reversed__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyIterator>> {
+        self.list_of(py, (0..self.plays.len()).rev())?.try_iter()
+    }
+
+    fn __contains__(&self, item: &Bound<'_, PyAny>) -> bool {
+        item.cast::<PyPlay>()
+            .is_ok_and(|p| self.plays.contains(&p.get().inner))
+    }
+
+    /// The index of the first play equal to ``value`` (in ``start:stop``); ``ValueError`` if none.
+    #[pyo3(signature = (value, start=0, stop=None))]
+    fn index(
+        &self,
+        value: &Bound<'_, PyAny>,
+        start: isize,
+        stop: Option<isize>,
+    ) -> PyResult<usize> {
+        let (a, b) = self.bounds(start, stop);
+        if let Ok(p) = value.cast::<PyPlay>() {
+            let p = p.get().inner;
+            if let Some(k) = self
+                .plays
+                .get(a..b.max(a))
+                .and_then(|s| s.iter().position(|q| *q == p))
+            {
+                return Ok(a + k);
+            }
+        }
+        Err(PyValueError::new_err("the play is not in the legal plays"))
+    }
+
+    /// How many plays equal ``value`` (0 or 1: the plays are distinct).
+    fn count(&self, value: &Bound<'_, PyAny>) -> usize {
+        match value.cast::<PyPlay>() {
+            Ok(p) => self.plays.iter().filter(|q| **q == p.get().inner).count(),
+            Err(_) => 0,
+        }
+    }
+
+    fn __richcmp__<'py>(
+        &self,
+        py: Python<'py>,
+        other: &Bound<'py, PyAny>,
+        op: CompareOp,
+    ) -> PyResult<Py<PyAny>> {
+        let same = match op {
+            CompareOp::Eq | CompareOp::Ne => self.same_plays(other)?,
+            _ => None,
+        };
+        Ok(match same {
+            Some(eq) => (eq == matches!(op, CompareOp::Eq)).into_py_any(py)?,
+            None => py.NotImplemented(),
+        })
+    }
+
+    fn __add__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> PyResult<Py<PyAny>> {
+        if !other.is_instance_of::<PyList>() && !other.is_instance_of::<PyLegalPlays>() {
+            return Ok(py.NotImplemented());
+        }
+        let mine = self.list_of(py, 0..self.plays.len())?;
+        let theirs = PyList::new(py, other.try_iter()?.collect::<PyResult<Vec<_>>>()?)?;
+        Ok(mine.add(theirs)?.unbind())
+    }
+
+    fn __radd__<'py>(&self, py: Python<'py>, other: &Bound<'py, PyAny>) -> PyResult<Py<PyAny>> {
+        if !other.is_instance_of::<PyList>() {
+            return Ok(py.NotImplemented());
+        }
+        let mine = self.list_of(py, 0..self.plays.len())?;
+        Ok(other.add(mine)?.unbind())
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(self
+            .list_of(py, 0..self.plays.len())?
+            .repr()?
+            .to_cow()?
+            .into_owned())
+    }
+
+    /// Pickles (and copies) as the ``list`` of the plays.
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let list = self.list_of(py, 0..self.plays.len())?;
+        PyTuple::new(
+            py,
+            [
+                py.get_type::<PyList>().into_any(),
+                PyTuple::new(py, [list])?.into_any(),
+            ],
+        )
+    }
+}
+
+/// Iterates over a ``LegalPlays``.
+#[pyclass(module = "pachisi", name = "LegalPlaysIterator")]
+pub struct PyLegalPlaysIter {
+    plays: SharedPlays,
+    formatter: PlayFormatter,
+    next: usize,
+}
+
+#[pymethods]
+impl PyLegalPlaysIter {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&mut self) -> Option<PyPlay> {
+        let i = self.next;
+        (i < self.plays.len()).then(|| {
+            self.next += 1;
+            PyPlay::from_list(&self.plays, i, self.formatter.clone())
+        })
+    }
+}
+
 impl PyGame {
     fn make_play(&self, play: Play) -> PyPlay {
         PyPlay::with_notation(play, self.inner.format_play(&play))
-    }
-
-    fn make_plays(&self, plays: Vec<Play>) -> Vec<PyPlay> {
-        let f = self.inner.play_formatter();
-        plays
-            .into_iter()
-            .map(|p| PyPlay::with_formatter(p, f.clone()))
-            .collect()
     }
 }
 
@@ -296,9 +503,15 @@ impl PyGame {
     /// Every legal complete play of the roll, one per distinct resulting position (beginning with
     /// the steps already taken, if any). An empty list means no play is due: a roll is due, the
     /// game is over, or the last roll could not be played and was forfeited.
-    fn legal_plays(&self) -> PyResult<Vec<PyPlay>> {
-        let plays = guard_ok(|| self.inner.legal_plays())?;
-        guard_ok(|| self.make_plays(plays))
+    ///
+    /// A ``LegalPlays``: a read-only sequence over the list the game keeps for this decision
+    /// (nothing is copied; each ``Play`` is made when an element is read), equal to the list of
+    /// the same plays; ``list(plays)`` for a list of your own.
+    fn legal_plays(&self) -> PyResult<PyLegalPlays> {
+        guard_ok(|| PyLegalPlays {
+            plays: self.inner.legal_plays_shared(),
+            formatter: self.inner.play_formatter(),
+        })
     }
 
     /// The next steps that begin (or continue) at least one legal play.
@@ -323,7 +536,15 @@ impl PyGame {
     /// An illegal play raises ``IllegalMoveError`` and leaves the game unchanged.
     fn play(&mut self, play: &Bound<'_, PyAny>) -> PyResult<()> {
         if let Ok(p) = play.cast::<PyPlay>() {
-            let p = p.get().inner;
+            let p = p.get();
+            // A play read from this node's `legal_plays()`: its index there, no lookup.
+            if let Some((list, i)) = &p.origin
+                && self.inner.plays_are_current(list)
+            {
+                let i = *i as usize;
+                return guard(|| self.inner.play_index(i));
+            }
+            let p = p.inner;
             return guard(|| self.inner.play(&p));
         }
         if let Ok(s) = play.cast::<PyString>() {

@@ -48,6 +48,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<moves::PyStep>()?;
     m.add_class::<moves::PyPlay>()?;
     m.add_class::<game::PyGame>()?;
+    m.add_class::<game::PyLegalPlays>()?;
     m.add_class::<players::PyPlayer>()?;
     m.add_class::<vecenv::PyVecEnv>()?;
     m.add_class::<vecenv::PyRlGame>()?;

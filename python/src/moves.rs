@@ -1,7 +1,7 @@
 //! `pachisi.Step` and `pachisi.Play`.
 
 use crate::errors::{Kind, int_arg, new_err};
-use pachisi::{MAX_STEPS, NO_PIECE, Play, Step, StepKind};
+use pachisi::{MAX_STEPS, NO_PIECE, Play, SharedPlays, Step, StepKind};
 use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
@@ -197,6 +197,9 @@ pub struct PyPlay {
     /// print them (a random-play loop).
     notation: OnceLock<String>,
     formatter: Option<Formatter>,
+    /// The game's list this play was taken from and its index there: `Game.play` then plays it
+    /// by index, without a lookup, while the game stands at that node.
+    pub origin: Option<(SharedPlays, u32)>,
 }
 
 /// Writes a play in the variant's notation from the position its roll started at.
@@ -209,6 +212,7 @@ impl PyPlay {
             inner,
             notation: OnceLock::from(notation),
             formatter: None,
+            origin: None,
         }
     }
 
@@ -218,6 +222,17 @@ impl PyPlay {
             inner,
             notation: OnceLock::new(),
             formatter: Some(formatter),
+            origin: None,
+        }
+    }
+
+    /// Play number `index` of a game's list (see `origin`).
+    pub fn from_list(plays: &SharedPlays, index: usize, formatter: Formatter) -> PyPlay {
+        PyPlay {
+            inner: plays[index],
+            notation: OnceLock::new(),
+            formatter: Some(formatter),
+            origin: Some((plays.clone(), index as u32)),
         }
     }
 

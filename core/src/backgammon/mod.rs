@@ -381,6 +381,16 @@ impl RuleSystem for BackgammonSystem {
         s.phase = Phase::Move;
     }
 
+    /// Checker moves: whether a die can be played ([`movegen::any_step`] proves the
+    /// equivalence); a cube decision always has its two answers.
+    fn has_play(&self, s: &BgState) -> Option<bool> {
+        match s.phase {
+            Phase::Move => Some(movegen::any_step(s)),
+            Phase::CubeAction | Phase::TakeDrop => Some(true),
+            _ => None,
+        }
+    }
+
     const LISTS_STEPS: bool = true;
 
     fn generate_list(&self, s: &BgState, orders: Orders, out: &mut PlayList) {

@@ -110,20 +110,7 @@ impl Board {
     /// off needs every checker home, and a die above the point only from the highest one.
     #[inline(always)]
     fn movable(&self, d: usize) -> u32 {
-        if self.own[BAR] > 0 {
-            return ((self.open >> (BAR - d)) & 1) << BAR;
-        }
-        // Moves that stay on the board: from a point above `d` to an open point.
-        let mut m = self.occupied & (self.open << d) & !((2u32 << d) - 1);
-        if self.outside == 0 && self.occupied != 0 {
-            // Bearing off: from point `d` exactly, or from the highest point when it is lower.
-            m |= self.occupied & (1 << d);
-            let high = 31 - self.occupied.leading_zeros();
-            if (high as usize) < d {
-                m |= 1 << high;
-            }
-        }
-        m
+        movable(self.occupied, self.open, self.outside == 0, d)
     }
 
     /// The step of one checker from `from` with die `d`, known legal (a point of
@@ -243,6 +230,25 @@ impl Board {
     }
 }
 
+/// [`Board::movable`] from the board's bit sets (`occupied` includes the bar, bit 25).
+#[inline(always)]
+fn movable(occupied: u32, open: u32, all_home: bool, d: usize) -> u32 {
+    if occupied & (1 << BAR) != 0 {
+        return ((open >> (BAR - d)) & 1) << BAR;
+    }
+    // Moves that stay on the board: from a point above `d` to an open point.
+    let mut m = occupied & (open << d) & !((2u32 << d) - 1);
+    if all_home && occupied != 0 {
+        // Bearing off: from point `d` exactly, or from the highest point when it is lower.
+        m |= occupied & (1 << d);
+        let high = 31 - occupied.leading_zeros();
+        if (high as usize) < d {
+            m |= 1 << high;
+        }
+    }
+    m
+}
+
 /// The points of a bit set, highest first.
 #[inline(always)]
 fn highest_first(mut set: u32) -> impl Iterator<Item = usize> {
@@ -260,6 +266,7 @@ fn highest_first(mut set: u32) -> impl Iterator<Item = usize> {
 pub(super) fn generate(s: &BgState, orders: Orders, out: &mut Vec<Play>) {
     LIST.with_borrow_mut(|list| {
         generate_list(s, orders, list);
+        out.reserve(list.len());
         out.extend(list.iter().map(Play::from_steps));
     });
 }
@@ -291,6 +298,31 @@ pub(super) fn generate_list(s: &BgState, orders: Orders, out: &mut PlayList) {
     let (hi, lo) = (d1.max(d2) as usize, d1.min(d2) as usize);
     let distinct = orders == Orders::Distinct;
     SEEN.with_borrow_mut(|seen| two_values(&mut b, hi, lo, distinct, seen, out));
+}
+
+/// Whether the roll in `s.dice` has a legal play: whether some die has a legal step now.
+///
+/// Equivalent to [`generate_list`] listing at least one play. A legal step of one die is itself
+/// a play of one die, so the most dice that can be played (BG-1, BG-5) is at least one, and the
+/// plays kept (the longest; for non-doubles the higher die when only one can be played, BG-4)
+/// are not empty; conversely every listed play begins with a legal step of one of the dice
+/// (the generator never lists the empty play). [`Board::movable`] is exactly the set of legal
+/// sources of a step (the bar first, BG-6; open landings, BG-3; bearing off), as the tests
+/// check. `core/tests/has_play.rs` compares the two on random positions and every roll.
+pub(super) fn any_step(s: &BgState) -> bool {
+    // Only the bit sets `movable` reads (not the whole `Board`, whose key costs more).
+    let seat = s.turn as usize;
+    let (own, theirs) = (&s.checkers[seat], &s.checkers[1 - seat]);
+    let (mut occupied, mut open) = (0u32, 0u32);
+    for p in 1..=24 {
+        occupied |= ((own[p] > 0) as u32) << p;
+        open |= ((theirs[25 - p] < 2) as u32) << p;
+    }
+    occupied |= ((own[BAR] > 0) as u32) << BAR;
+    let all_home = own[7..=BAR].iter().all(|&c| c == 0);
+    let [d1, d2] = s.dice;
+    movable(occupied, open, all_home, d1 as usize) != 0
+        || (d2 != d1 && movable(occupied, open, all_home, d2 as usize) != 0)
 }
 
 thread_local! {

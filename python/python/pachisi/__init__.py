@@ -26,6 +26,7 @@ Players (``docs/PLAYERS.md``) choose plays: ``game.best_play("greedy")``,
 
 from __future__ import annotations
 
+import collections.abc as _abc
 import random as _random
 import sys
 import time
@@ -45,6 +46,7 @@ from ._native import (
     InvalidPositionError,
     InvalidRollError,
     InvalidRulesError,
+    LegalPlays,
     PachisiError,
     Play,
     Player,
@@ -62,6 +64,9 @@ from ._native import (
     wilson_interval,
 )
 
+# `Game.legal_plays()` returns a read-only sequence: `isinstance(plays, collections.abc.Sequence)`.
+_abc.Sequence.register(LegalPlays)
+
 __all__ = [
     "MAX_THREADS",
     "CancelledError",
@@ -74,6 +79,7 @@ __all__ = [
     "InvalidPositionError",
     "InvalidRollError",
     "InvalidRulesError",
+    "LegalPlays",
     "PachisiError",
     "Play",
     "Player",
