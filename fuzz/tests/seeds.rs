@@ -51,3 +51,23 @@ fn play_text() {
 fn steps() {
     run_dir("steps", pachisi_fuzz::steps);
 }
+
+/// The table of prepared games gives the game `seeded_game` plays, with its record, whatever
+/// header selects it.
+#[test]
+fn prepared_games_are_the_seeded_games() {
+    let n = pachisi_fuzz::rules_list().len() as u8;
+    for header in [[0, 0, 0], [3, 17, 40], [n - 1, 255, 63], [5, 9, 22]] {
+        let (game, _) = pachisi_fuzz::seeded_game(&header).unwrap();
+        let json = game.to_json();
+        // The same game by another rules byte and action count, then from the table again.
+        let alias = [header[0] + n, header[1], header[2] + 64];
+        for h in [header, alias, header] {
+            let input = [h[0], h[1], h[2], 42];
+            let (p, rest) = pachisi_fuzz::prepared_game(&input).unwrap();
+            assert_eq!(rest, &[42]);
+            assert_eq!(p.game().to_json(), json, "header {h:?}");
+            assert_eq!(p.value().to_string(), json, "header {h:?}");
+        }
+    }
+}
