@@ -6,7 +6,8 @@
 //! Positions: random games' chance nodes under each option set, every roll (21), plus synthetic
 //! crowded positions (blockades, pieces at the branch square, in the home path and on the squares
 //! reached only by going round). `REFERENCE_ROLLS` sets how many position-rolls per option set
-//! (`make test-reference-long` runs a million in all).
+//! (`make test-reference-long` runs a million in all). Doubles rolls with their bottom faces that
+//! capture or reach home at their second, third or fourth value have their own positions.
 
 #[path = "common/compare.rs"]
 mod compare;
@@ -240,4 +241,103 @@ fn fast_generator_agrees_with_the_reference() {
     let sets = option_sets().len();
     let budget = walk::reference_rolls_per_set().max(20_000 / sets + 1);
     run(budget);
+}
+
+/// Seat `seat`'s position for the track square at position `q` of seat 0, with each seat's entry
+/// square `shift` squares after the previous seat's (either direction is tried: the test does not
+/// depend on the board's orientation); `None` off the shared track.
+fn same_square(q: u8, seat: u8, shift: u8) -> Option<u8> {
+    let a = match q {
+        1..=64 => q - 1,
+        73..=76 => q - 9,
+        _ => return None,
+    } as u16;
+    let b = ((a + 68 * 4 - (shift as u16 * seat as u16) % 68) % 68) as u8;
+    Some(if b <= 63 { b + 1 } else { b + 9 })
+}
+
+/// Chance nodes built so that a doubles roll with its bottom faces (four values) can capture or
+/// reach home at its second, third or fourth value: the mover's pieces at `c`, `c + 3` and in
+/// reach of home, single opposing pieces 7, 10 to 13 and 14 squares ahead of them (the sums of
+/// two, three and four values of every doubles roll).
+fn four_value_boundary_nodes(sys: &ParcheesiSystem) -> Vec<ParcheesiState> {
+    let seats = sys.seats();
+    let mut out = Vec::new();
+    // Few nodes by default: each is compared on all 21 rolls under every option set, and these
+    // positions list hundreds of plays per doubles roll (`REFERENCE_ROLLS` set: more).
+    let step = if walk::reference_rolls_per_set() > 0 {
+        3
+    } else {
+        14
+    };
+    for shift in [17u8, 51] {
+        for c in (2u8..=44).step_by(step) {
+            // The home pieces and the third value's square vary with `c`.
+            let (home_a, home_b) = [(58u8, 65u8), (61, 62), (60, 69)][c as usize / 3 % 3];
+            let third = 10 + c % 4;
+            let ahead = [c + 7, c + third, c + 14];
+            let mut text = format!("0:{c},{},{home_a},{home_b} ", c + 3);
+            for seat in 1..seats {
+                let q = ahead[(seat as usize - 1) % 3];
+                let Some(p) = same_square(q, seat, shift) else {
+                    continue;
+                };
+                text.push_str(&format!("{seat}:{p},0,0,0 "));
+            }
+            text.push_str("turn:0 doubles:0");
+            if let Ok(s) = sys.parse_position(&text)
+                && sys.node(&s) == Node::Chance
+            {
+                out.push(s);
+            }
+        }
+    }
+    out
+}
+
+/// The four-value search's boundaries under every option set: doubles rolls whose second, third
+/// or fourth value captures or reaches home (handing the node to the general search), checked
+/// against the reference; the counts show that such plays were generated. These positions list
+/// hundreds of plays per doubles roll, too slow for the unoptimised build of `make test`: run by
+/// `cargo test --release -p pachisi --test parcheesi_reference` and `make test-reference-long`.
+#[test]
+#[cfg_attr(debug_assertions, ignore = "slow unoptimised: run with --release")]
+fn four_value_rolls_capturing_or_reaching_home_agree_with_the_reference() {
+    let mut failures = Vec::new();
+    // [capture, home arrival] by step index 1..=3 among plays of four die steps.
+    let mut seen = [[0usize; 4]; 2];
+    for (name, rules) in option_sets() {
+        let sys = rules.build().unwrap();
+        let nodes = four_value_boundary_nodes(&sys);
+        assert!(nodes.len() >= 6, "[{name}] only {} nodes", nodes.len());
+        walk::compare_each_roll(&sys, &name, nodes.iter(), &mut failures, |t, _| {
+            let mut plays: Vec<Play> = Vec::new();
+            sys.generate(t, Orders::Distinct, &mut plays);
+            for p in &plays {
+                let dice: Vec<_> = p
+                    .steps()
+                    .iter()
+                    .filter(|st| st.kind != pachisi::StepKind::Bonus)
+                    .collect();
+                if dice.len() != 4 {
+                    continue;
+                }
+                for (i, st) in dice.iter().enumerate() {
+                    seen[0][i] += (st.captured > 0) as usize;
+                    seen[1][i] += (st.to == 72) as usize;
+                }
+            }
+            compare(&sys, t).map_err(|e| format!("roll {:?}: {e}", t.dice()))
+        });
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    for (what, counts) in ["captures", "reaches home"].iter().zip(seen) {
+        for (i, &n) in counts.iter().enumerate().skip(1) {
+            assert!(n > 0, "no four-value play {what} at value {}", i + 1);
+        }
+    }
+    eprintln!(
+        "captures by value {:?}, home arrivals by value {:?}",
+        seen[0], seen[1]
+    );
 }

@@ -35,7 +35,13 @@
 //! - [`two_dice`](mod@two_dice) — the plain search unrolled for a roll of two values (most rolls), also from a
 //!   root with P-D groups when the values differ: no plain step can then break P-D, and the
 //!   groups are carried to the general search (without transposition pruning, as `dfs`);
-//! - [`record`](mod@record) — complete plays, their scores and the obligations, one key per listed play;
+//! - [`record`](mod@record) — complete plays, their scores and the obligations, one key per listed play.
+//!   A plain play's key is looked up among the listed ones as it is recorded (up to
+//!   `EARLY_DEDUP_MAX` of them), or, in the memoised search, not at all: there it is the memo key
+//!   of the node it ends at, which the search enters once. So the final deduplication looks only
+//!   at the keys of the general search's plays (and at all keys when the early lookup was
+//!   skipped), and the per-dice-part bonus filter returns at once when every play of the general
+//!   search has one bonus score and one blockade-limit flag (the usual case: nothing to drop);
 //! - [`keys`] — position keys and the memo.
 //!
 //! Each module's doc states its precondition.
@@ -534,10 +540,15 @@ fn generate_with(
             if !small {
                 listed.clear();
             }
+            // Unless some were listed past the early lookup, the plain plays' keys are unique
+            // (looked up as they were listed, or memo keys) and no other kind equals them.
+            let plain_unique = !ctx.late_dedup;
             let mut kept = 0;
             ctx.out.retain(|i| {
                 let key = keys[i];
-                let dup = if small {
+                let dup = if plain_unique && key & PLAIN_TAG != 0 {
+                    false
+                } else if small {
                     keys[..kept].contains(&key)
                 } else {
                     !listed.insert(key)

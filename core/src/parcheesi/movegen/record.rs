@@ -174,9 +174,13 @@ pub(super) fn push_best(ctx: &mut Ctx, key: u64, play: &Play, part: DicePart) {
 #[inline(always)]
 pub(super) fn lists_key(ctx: &mut Ctx, key: u64, part: DicePart) -> bool {
     if ctx.dedup {
+        let plain = key & PLAIN_TAG != 0;
         // Per dice play, a play of the general search may yet be dropped for its bonuses, so its
         // position is looked up at the end; a plain play (no bonus, its own dice part) is kept.
-        if !ctx.per_dice || key & PLAIN_TAG != 0 {
+        // In a memoised search a plain play's key is its node's memo key, entered once (see
+        // `plain_child`): it cannot be listed yet, and no other kind of key equals it.
+        let unique = plain && ctx.memoise;
+        if !unique && (!ctx.per_dice || plain) {
             if ctx.keys.len() <= EARLY_DEDUP_MAX {
                 let bit = key_bit(key);
                 if ctx.listed_bits & bit != 0 && ctx.keys.contains(&key) {
@@ -201,6 +205,16 @@ pub(super) fn lists_key(ctx: &mut Ctx, key: u64, part: DicePart) -> bool {
 /// then, over all, those that open an expired blockade if any does.
 pub(super) fn keep_best_bonuses_per_dice_part(ctx: &mut Ctx) {
     let parts = &*ctx.dice_parts;
+    // The usual case: the plays of the general search all have one bonus score (every dice part
+    // has the same best), so each keeps all its plays, and only the blockade limit filters.
+    let mut general = parts.iter().filter(|p| p.0 & PLAIN_TAG == 0).map(|p| p.1);
+    let first = general.next();
+    if general.all(|b| Some(b) == first) {
+        let best_limit = parts.iter().map(|p| p.2).max().unwrap_or(0);
+        if parts.iter().all(|p| p.2 == best_limit) {
+            return;
+        }
+    }
     // The best bonus score of each dice part that has a play with a bonus: sorted by key, the
     // best first. A part with no such play keeps all its plays (all score 0), and so does a plain
     // play (its own part).
