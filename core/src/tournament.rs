@@ -186,7 +186,14 @@ fn parse_lineup(lineup: &[String], seats: u8) -> Result<Vec<PlayerSpec>> {
             lineup.len()
         )));
     }
-    lineup.iter().map(|s| s.parse()).collect()
+    lineup
+        .iter()
+        .map(|s| {
+            let spec: PlayerSpec = s.parse()?;
+            crate::players::check_spec(&spec)?;
+            Ok(spec)
+        })
+        .collect()
 }
 
 /// Plays a tournament of `rules` (see the module docs).

@@ -5,7 +5,7 @@
 //! ```text
 //! spec   := name [ ":" param ( "," param )* ]
 //! param  := key "=" value
-//! name   := "random" | "greedy" | "expectimax" | "mcts"
+//! name   := "random" | "greedy" | "expectimax" | "mcts" | "td"
 //! ```
 //!
 //! | player | parameters (default) |
@@ -13,6 +13,7 @@
 //! | `random` | none: uniform over the distinct legal plays |
 //! | `greedy` | evaluator weights, e.g. `risk=-2` |
 //! | `expectimax` | `depth` (2), decision plies; `mode` (`auto`): `paranoid` or `maxn`; weights |
+//! | `td` | `depth` (1): 1 plays on the network, more searches with expectimax over it; `mode`; `weights` (the shipped network): a registered network's key, or a file's path in C, Python and the `pachisi` command |
 //! | `mcts` | `iterations` (1000); `time_ms` (none); `c` (0.7); `prior` (8), virtual visits at the evaluator's value; `leaf` (`eval`): `eval`, `random`, `greedy`; `playout_depth` (0 = to the end); weights |
 //!
 //! In JSON the same spec is `{"player": "mcts", "iterations": 2000}`, weights flat or under
@@ -47,10 +48,16 @@ mod mcts;
 mod rollout;
 mod run;
 mod spec;
+mod td;
 
 pub use eval::{Evaluate, Feature, MAX_FEATURES, feature_names, features, static_values};
 pub use rollout::{Evaluation, HintRow, RolloutOptions, evaluate, hint};
 pub use spec::{Leaf, PlayerKind, PlayerSpec, SearchMode};
+pub(crate) use td::check_spec;
+pub use td::{
+    CurvePoint, TrainOptions, TrainProgress, Trainer, register_network, registered_network,
+    shipped_network,
+};
 
 pub(crate) use eval::Evaluator;
 pub(crate) use run::{DiceStreams, GameStats, in_pool, play_out};
@@ -138,6 +145,8 @@ pub trait Policy: Send {
 pub struct Player {
     spec: PlayerSpec,
     rng: GameRng,
+    /// `td`: the network found for the last system played (by its type).
+    td_cache: Option<(std::any::TypeId, Option<std::sync::Arc<crate::nn::Network>>)>,
 }
 
 impl Player {
@@ -146,6 +155,7 @@ impl Player {
         Player {
             spec,
             rng: rng_from_seed(seed),
+            td_cache: None,
         }
     }
 
@@ -191,6 +201,10 @@ pub(crate) fn choose_typed<R: Evaluate>(
     if plays.len() <= 1 {
         return 0;
     }
+    let net = match player.spec.kind {
+        PlayerKind::Td => td::network_for(player, sys),
+        _ => None,
+    };
     let spec = &player.spec;
     let rng = &mut player.rng;
     match spec.kind {
@@ -206,6 +220,17 @@ pub(crate) fn choose_typed<R: Evaluate>(
         PlayerKind::Mcts => {
             let ev = Evaluator::new(sys, &spec.weights);
             mcts::choose(&ev, s, plays, spec, rng)
+        }
+        PlayerKind::Td => {
+            // No network fits these rules: play as greedy (docs/PLAYERS.md).
+            let ev = net
+                .and_then(|n| Evaluator::with_network(sys, n))
+                .unwrap_or_else(|| Evaluator::new(sys, &[]));
+            if spec.depth <= 1 {
+                greedy::choose(&ev, s, plays, rng)
+            } else {
+                expectimax::choose(&ev, s, plays, spec, rng)
+            }
         }
     }
 }
@@ -223,7 +248,9 @@ pub fn from_spec(spec: &str) -> Result<Box<dyn Policy>> {
 
 /// A player built from a spec text or JSON object, its generator seeded with `seed`.
 pub fn from_spec_seeded(spec: &str, seed: u64) -> Result<Box<dyn Policy>> {
-    Ok(Box::new(Player::new(spec.parse()?, seed)))
+    let spec: PlayerSpec = spec.parse()?;
+    check_spec(&spec)?;
+    Ok(Box::new(Player::new(spec, seed)))
 }
 
 /// The play a player of `spec` seeded with `seed` chooses in `game`.

@@ -16,6 +16,9 @@ pub enum PlayerKind {
     Expectimax,
     /// Monte Carlo tree search with sampled chance nodes and max^n backups.
     Mcts,
+    /// A learned evaluator (a network trained by TD(λ)): one ply, or expectimax over the network
+    /// with `depth` >= 2.
+    Td,
 }
 
 impl PlayerKind {
@@ -26,6 +29,7 @@ impl PlayerKind {
             PlayerKind::Greedy => "greedy",
             PlayerKind::Expectimax => "expectimax",
             PlayerKind::Mcts => "mcts",
+            PlayerKind::Td => "td",
         }
     }
 }
@@ -89,6 +93,10 @@ pub struct PlayerSpec {
     pub prior: u32,
     /// Evaluator weights changed from their defaults, by feature name.
     pub weights: Vec<(String, f64)>,
+    /// `td`: the network, by the key it is registered under ([`crate::players::register_network`];
+    /// the C and Python bindings register a file under its path). `None`: the network shipped
+    /// for the game's preset.
+    pub network: Option<String>,
 }
 
 impl PlayerSpec {
@@ -96,7 +104,8 @@ impl PlayerSpec {
     pub fn new(kind: PlayerKind) -> PlayerSpec {
         PlayerSpec {
             kind,
-            depth: 2,
+            // `td` is one ply unless asked to search.
+            depth: if kind == PlayerKind::Td { 1 } else { 2 },
             mode: SearchMode::Auto,
             iterations: 1000,
             time_ms: None,
@@ -105,6 +114,7 @@ impl PlayerSpec {
             playout_depth: 0,
             prior: 8,
             weights: Vec::new(),
+            network: None,
         }
     }
 
@@ -122,6 +132,7 @@ impl PlayerSpec {
         for (k, v) in map {
             match k.as_str() {
                 "player" => {}
+                "weights" if spec.kind == PlayerKind::Td => spec.set(k, &json_text(v))?,
                 "weights" => {
                     let Value::Object(w) = v else {
                         return Err(Error::InvalidPlayer(
@@ -154,8 +165,15 @@ impl PlayerSpec {
         let bad =
             |what: &str| Error::InvalidPlayer(format!("`{key}` must be {what}, got `{value}`"));
         match key {
+            "weights" => {
+                only(&[PlayerKind::Td])?;
+                if value.is_empty() {
+                    return Err(bad("a registered network's key or a weights file's path"));
+                }
+                self.network = Some(value.to_string());
+            }
             "depth" => {
-                only(&[PlayerKind::Expectimax])?;
+                only(&[PlayerKind::Expectimax, PlayerKind::Td])?;
                 self.depth = value
                     .parse()
                     .ok()
@@ -163,7 +181,7 @@ impl PlayerSpec {
                     .ok_or_else(|| bad("an integer from 1 to 4"))?;
             }
             "mode" => {
-                only(&[PlayerKind::Expectimax])?;
+                only(&[PlayerKind::Expectimax, PlayerKind::Td])?;
                 self.mode = match value {
                     "auto" => SearchMode::Auto,
                     "paranoid" => SearchMode::Paranoid,
@@ -248,8 +266,9 @@ fn kind_of(name: &str) -> Result<PlayerKind> {
         "greedy" => Ok(PlayerKind::Greedy),
         "expectimax" => Ok(PlayerKind::Expectimax),
         "mcts" => Ok(PlayerKind::Mcts),
+        "td" => Ok(PlayerKind::Td),
         other => Err(Error::InvalidPlayer(format!(
-            "unknown player `{other}` (players: random, greedy, expectimax, mcts)"
+            "unknown player `{other}` (players: random, greedy, expectimax, mcts, td)"
         ))),
     }
 }
@@ -298,8 +317,10 @@ impl fmt::Display for PlayerSpec {
         let mut params: Vec<String> = Vec::new();
         match self.kind {
             PlayerKind::Random | PlayerKind::Greedy => {}
-            PlayerKind::Expectimax => {
-                params.push(format!("depth={}", self.depth));
+            PlayerKind::Expectimax | PlayerKind::Td => {
+                if self.kind == PlayerKind::Expectimax || self.depth != d.depth {
+                    params.push(format!("depth={}", self.depth));
+                }
                 if self.mode != d.mode {
                     let m = match self.mode {
                         SearchMode::Auto => "auto",
@@ -335,6 +356,9 @@ impl fmt::Display for PlayerSpec {
         }
         for (k, w) in &self.weights {
             params.push(format!("{k}={w}"));
+        }
+        if let Some(n) = &self.network {
+            params.push(format!("weights={n}"));
         }
         if params.is_empty() {
             write!(f, "{}", self.kind.name())
