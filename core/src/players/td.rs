@@ -226,19 +226,19 @@ impl<R: Evaluate> NetEval<R> {
         let side_of = ev.side_of();
         let mut side = [0.0f64; 4];
         let mut count = [0u32; 4];
-        for seat in 0..seats {
-            side[side_of[seat]] += f64::from(y[seat]);
-            count[side_of[seat]] += 1;
+        for (&v, &sd) in y.iter().zip(side_of).take(seats) {
+            side[sd] += f64::from(v);
+            count[sd] += 1;
         }
         let mut total = 0.0;
-        for i in 0..ev.sides() {
-            side[i] /= f64::from(count[i].max(1));
-            total += side[i];
+        for (v, &n) in side.iter_mut().zip(&count).take(ev.sides()) {
+            *v /= f64::from(n.max(1));
+            total += *v;
         }
         let mut out = [0.0; 4];
-        for seat in 0..seats {
-            out[seat] = if total > 0.0 {
-                side[side_of[seat]] / total
+        for (o, &sd) in out.iter_mut().zip(side_of).take(seats) {
+            *o = if total > 0.0 {
+                side[sd] / total
             } else {
                 1.0 / ev.sides() as f64
             };
@@ -568,8 +568,8 @@ impl<'s, R: Evaluate> Td<'s, R> {
         self.enc.write_observation(s, &[], observer, &mut self.x);
         net.forward(&self.x, &mut self.h, &mut self.y);
         let mut out = [0.0; 4];
-        for k in 0..self.seats {
-            out[(observer as usize + k) % self.seats] = self.y[k];
+        for (k, &v) in self.y.iter().enumerate().take(self.seats) {
+            out[(observer as usize + k) % self.seats] = v;
         }
         (observer, out)
     }
@@ -590,10 +590,12 @@ impl<'s, R: Evaluate> Td<'s, R> {
             e[b2_at + k] += g;
             let w2 = &net.w2[k * nh..(k + 1) * nh];
             let mut dh = [0.0f32; crate::nn::MAX_HIDDEN];
-            for j in 0..nh {
-                e[w2_at + k * nh + j] += g * self.h[j];
-                dh[j] = g * w2[j] * self.h[j] * (1.0 - self.h[j]);
-                e[b1_at + j] += dh[j];
+            let (e_b1, e_w2) = e[b1_at..].split_at_mut(nh);
+            let e_w2 = &mut e_w2[k * nh..(k + 1) * nh];
+            for (j, (&hj, &wj)) in self.h.iter().zip(w2).enumerate() {
+                e_w2[j] += g * hj;
+                dh[j] = g * wj * hj * (1.0 - hj);
+                e_b1[j] += dh[j];
             }
             for &i in &self.rows {
                 let xi = self.x[i];
@@ -726,8 +728,8 @@ impl<'s, R: Evaluate> Td<'s, R> {
                 self.forward(net, &s).1
             };
             let mut delta = [0.0f32; 4];
-            for seat in 0..self.seats {
-                delta[seat] = next[seat] - prev[seat];
+            for ((d, n), p) in delta.iter_mut().zip(next).zip(prev).take(self.seats) {
+                *d = n - p;
             }
             self.update(Arc::make_mut(net), &delta, options.alpha, options.lambda);
             if sys.node(&s) == Node::Over {
