@@ -49,7 +49,10 @@ fn main() -> ExitCode {
 }
 
 /// Splits `args` into positional arguments and `--flag value` pairs (every flag takes a value).
-fn parse(args: &[String], flags: &[&str]) -> Result<(Vec<String>, Vec<(String, String)>), String> {
+/// Positional arguments and `(flag, value)` pairs.
+type Args = (Vec<String>, Vec<(String, String)>);
+
+fn parse(args: &[String], flags: &[&str]) -> Result<Args, String> {
     let mut pos = Vec::new();
     let mut opts = Vec::new();
     let mut it = args.iter();

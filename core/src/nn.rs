@@ -268,13 +268,13 @@ mod tests {
         let mut h = [0.0; 3];
         let mut y = [0.0; 2];
         net.forward(&x, &mut h, &mut y);
-        for j in 0..3 {
+        for (j, &hj) in h.iter().enumerate() {
             let z: f32 = net.b1[j] + (0..5).map(|i| x[i] * net.w1[i * 3 + j]).sum::<f32>();
-            assert!((h[j] - sigmoid(z)).abs() < 1e-6);
+            assert!((hj - sigmoid(z)).abs() < 1e-6);
         }
-        for k in 0..2 {
+        for (k, &yk) in y.iter().enumerate() {
             let z: f32 = net.b2[k] + (0..3).map(|j| h[j] * net.w2[k * 3 + j]).sum::<f32>();
-            assert!((y[k] - sigmoid(z)).abs() < 1e-6);
+            assert!((yk - sigmoid(z)).abs() < 1e-6);
         }
     }
 

@@ -68,6 +68,26 @@ fn new_policy(out: Out<*mut pachisi_policy>, spec: &str, seed: u64) -> Outcome {
     Ok(())
 }
 
+/// Registers the weights file of a `td:weights=PATH` spec under its path (once), so the engine
+/// (which does no I/O) finds the network by that key.
+fn load_weights(spec: &str) -> engine::Result<()> {
+    use engine::players::{PlayerKind, PlayerSpec, register_network, registered_network};
+    let Ok(spec) = spec.parse::<PlayerSpec>() else {
+        return Ok(());
+    };
+    if let (PlayerKind::Td, Some(path)) = (spec.kind, &spec.network) {
+        if registered_network(path).is_none() {
+            let bytes = std::fs::read(path).map_err(|e| {
+                engine::Error::InvalidPlayer(format!(
+                    "`{path}` is neither a registered network nor a readable weights file: {e}"
+                ))
+            })?;
+            register_network(path, engine::nn::Network::from_bytes(&bytes)?);
+        }
+    }
+    Ok(())
+}
+
 /// Chooses a play of `game`: writes to `*index` the index of the chosen play in the game's
 /// legal play list (the indices of `pachisi_game_legal_play` and `pachisi_game_play`). With
 /// steps already taken, the play begins with them. The game is not changed; the player's
@@ -176,24 +196,4 @@ mod tests {
             pachisi_game_free(g);
         }
     }
-}
-
-/// Registers the weights file of a `td:weights=PATH` spec under its path (once), so the engine
-/// (which does no I/O) finds the network by that key.
-fn load_weights(spec: &str) -> engine::Result<()> {
-    use engine::players::{PlayerKind, PlayerSpec, register_network, registered_network};
-    let Ok(spec) = spec.parse::<PlayerSpec>() else {
-        return Ok(());
-    };
-    if let (PlayerKind::Td, Some(path)) = (spec.kind, &spec.network) {
-        if registered_network(path).is_none() {
-            let bytes = std::fs::read(path).map_err(|e| {
-                engine::Error::InvalidPlayer(format!(
-                    "`{path}` is neither a registered network nor a readable weights file: {e}"
-                ))
-            })?;
-            register_network(path, engine::nn::Network::from_bytes(&bytes)?);
-        }
-    }
-    Ok(())
 }

@@ -92,7 +92,8 @@ pub fn registered_network(key: &str) -> Option<Arc<Network>> {
 /// assert_eq!(net.outputs(), 4);
 /// ```
 pub fn shipped_network(preset: &str) -> Option<Arc<Network>> {
-    static NETS: OnceLock<Vec<(&'static str, Option<Arc<Network>>)>> = OnceLock::new();
+    type Shipped = Vec<(&'static str, Option<Arc<Network>>)>;
+    static NETS: OnceLock<Shipped> = OnceLock::new();
     let nets = NETS.get_or_init(|| {
         SHIPPED
             .iter()
@@ -382,8 +383,9 @@ impl Trainer {
                 options.preset
             )));
         }
-        if !(options.alpha.is_finite() && options.alpha > 0.0)
-            || !(0.0..=1.0).contains(&options.lambda)
+        if !(options.alpha.is_finite()
+            && options.alpha > 0.0
+            && (0.0..=1.0).contains(&options.lambda))
         {
             return Err(Error::InvalidArgument(
                 "`alpha` must be > 0 and `lambda` in 0..=1".into(),
@@ -611,9 +613,8 @@ impl<'s, R: Evaluate> Td<'s, R> {
     /// decays the traces by λ (one pass over each trace).
     fn update(&mut self, net: &mut Network, delta: &[f32; 4], alpha: f32, lambda: f32) {
         let (n1, nb1, n2) = (net.w1.len(), net.b1.len(), net.w2.len());
-        for seat in 0..self.seats {
-            let d = alpha * delta[seat];
-            let e = &mut self.traces[seat];
+        for (e, &dl) in self.traces.iter_mut().zip(delta).take(self.seats) {
+            let d = alpha * dl;
             if lambda == 0.0 {
                 // TD(0): the trace is the last gradient, nonzero in `rows` of `w1` only.
                 let nh = net.info.hidden;
