@@ -118,3 +118,26 @@ fn td_in_a_tournament() {
     let bad = TournamentOptions::new(&["td:weights=missing", "random"], 1, 1);
     assert!(tournament(&rules, &bad).is_err());
 }
+
+#[test]
+fn default_td_plays_the_shipped_network() {
+    // `td` finds the network of the game's preset: it chooses as the same network by key does.
+    for preset in ["backgammon", "pachisi-online"] {
+        let key = format!("shipped-{preset}");
+        players::register_network(&key, (*players::shipped_network(preset).unwrap()).clone());
+        let mut game = Game::from_preset(preset, 9).unwrap();
+        let mut a = players::from_spec_seeded("td", 1).unwrap();
+        let mut b = players::from_spec_seeded(&format!("td:weights={key}"), 1).unwrap();
+        let mut decisions = 0;
+        while !game.is_over() && decisions < 40 {
+            if game.is_chance_node() {
+                game.roll().unwrap();
+                continue;
+            }
+            let pa = a.choose_play(&game).unwrap();
+            assert_eq!(pa, b.choose_play(&game).unwrap());
+            game.play(&pa).unwrap();
+            decisions += 1;
+        }
+    }
+}
