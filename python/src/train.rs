@@ -36,7 +36,10 @@ fn read_network(path: &str) -> pachisi::Result<Network> {
 #[pyfunction]
 #[pyo3(signature = (preset, games=1000, seed=Seed(1), threads=None, out=None, resume=None,
                     eval_every=1000, eval_deals=200, hidden=40, alpha=0.1, lambda_=0.7,
-                    opponent=None, progress=false))]
+                    opponent=None, progress=false),
+       text_signature = "(preset, games=1000, seed=1, threads=None, out=None, resume=None, \
+                         eval_every=1000, eval_deals=200, hidden=40, alpha=0.1, lambda_=0.7, \
+                         opponent=None, progress=False)")]
 #[allow(clippy::too_many_arguments)]
 pub fn train_raw<'py>(
     py: Python<'py>,

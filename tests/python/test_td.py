@@ -45,7 +45,7 @@ def test_train_writes_a_checkpoint_that_plays_and_resumes(tmp_path: object) -> N
                          eval_deals=0, hidden=6, threads=1)
     assert more == []
     r = pachisi.tournament("backgammon", ["td:weights=" + out, "random"], deals=2, seed=1)
-    assert len(r.games) == 4
+    assert r.games == 4
 
 
 def test_bad_weights_files_give_clear_errors(tmp_path: object) -> None:
