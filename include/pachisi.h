@@ -1437,15 +1437,17 @@ pachisi_result pachisi_rules_option_info(const struct pachisi_rules *rules,
 
 /**
  * A new player from a spec: `name[:key=value,...]` (`"random"`, `"greedy"`,
- * `"expectimax:depth=2"`, `"mcts:iterations=2000"`, weights such as `"greedy:risk=-2"`) or the
- * same as a JSON object (`{"player": "mcts", "iterations": 2000}`). Its generator (ties, samples
- * of MCTS) is seeded with `seed`: the same spec, seed and games give the same choices.
+ * `"expectimax:depth=2"`, `"mcts:iterations=2000"`, weights such as `"greedy:risk=-2"`, the
+ * learned `"td"` and `"td:depth=2"`) or the same as a JSON object (`{"player": "mcts",
+ * "iterations": 2000}`). `"td:weights=PATH"` reads a network file from `PATH` (once per
+ * process). Its generator (ties, samples of MCTS) is seeded with `seed`: the same spec, seed and
+ * games give the same choices.
  *
  * - `spec`: NUL-terminated, borrowed for the call.
  * - `out`: receives a new caller-owned handle on success; release with `pachisi_policy_free`.
  *
- * Errors: `INVALID_PLAYER` (unknown player, unknown or bad parameter), `NULL_POINTER`,
- * `INVALID_UTF8`.
+ * Errors: `INVALID_PLAYER` (unknown player, unknown or bad parameter, unreadable weights file),
+ * `NULL_POINTER`, `INVALID_UTF8`.
  */
 pachisi_result pachisi_policy_new(const char *spec, uint64_t seed, struct pachisi_policy **out);
 

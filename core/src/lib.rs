@@ -27,6 +27,7 @@ pub mod dice;
 pub mod error;
 pub mod family;
 pub mod game;
+pub mod nn;
 pub mod options;
 pub mod parcheesi;
 pub mod play;

@@ -190,6 +190,7 @@ fn parse_lineup<R: Evaluate>(lineup: &[String], seats: u8) -> Result<Vec<PlayerS
     let specs: Vec<PlayerSpec> = lineup.iter().map(|s| s.parse()).collect::<Result<_>>()?;
     for spec in &specs {
         spec.check_system::<R>()?;
+        crate::players::check_spec(spec)?;
     }
     Ok(specs)
 }

@@ -19,15 +19,17 @@ pub struct pachisi_policy {
 }
 
 /// A new player from a spec: `name[:key=value,...]` (`"random"`, `"greedy"`,
-/// `"expectimax:depth=2"`, `"mcts:iterations=2000"`, weights such as `"greedy:risk=-2"`) or the
-/// same as a JSON object (`{"player": "mcts", "iterations": 2000}`). Its generator (ties, samples
-/// of MCTS) is seeded with `seed`: the same spec, seed and games give the same choices.
+/// `"expectimax:depth=2"`, `"mcts:iterations=2000"`, weights such as `"greedy:risk=-2"`, the
+/// learned `"td"` and `"td:depth=2"`) or the same as a JSON object (`{"player": "mcts",
+/// "iterations": 2000}`). `"td:weights=PATH"` reads a network file from `PATH` (once per
+/// process). Its generator (ties, samples of MCTS) is seeded with `seed`: the same spec, seed and
+/// games give the same choices.
 ///
 /// - `spec`: NUL-terminated, borrowed for the call.
 /// - `out`: receives a new caller-owned handle on success; release with `pachisi_policy_free`.
 ///
-/// Errors: `INVALID_PLAYER` (unknown player, unknown or bad parameter), `NULL_POINTER`,
-/// `INVALID_UTF8`.
+/// Errors: `INVALID_PLAYER` (unknown player, unknown or bad parameter, unreadable weights file),
+/// `NULL_POINTER`, `INVALID_UTF8`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn pachisi_policy_new(
     spec: *const c_char,
@@ -57,11 +59,32 @@ pub unsafe extern "C" fn pachisi_policy_new_n(
 }
 
 fn new_policy(out: Out<*mut pachisi_policy>, spec: &str, seed: u64) -> Outcome {
+    load_weights(spec)?;
     let policy = engine::players::from_spec_seeded(spec, seed)?;
     out.set(Box::into_raw(Box::new(pachisi_policy {
         policy,
         broken: false,
     })));
+    Ok(())
+}
+
+/// Registers the weights file of a `td:weights=PATH` spec under its path (once), so the engine
+/// (which does no I/O) finds the network by that key.
+fn load_weights(spec: &str) -> engine::Result<()> {
+    use engine::players::{PlayerKind, PlayerSpec, register_network, registered_network};
+    let Ok(spec) = spec.parse::<PlayerSpec>() else {
+        return Ok(());
+    };
+    if let (PlayerKind::Td, Some(path)) = (spec.kind, &spec.network) {
+        if registered_network(path).is_none() {
+            let bytes = std::fs::read(path).map_err(|e| {
+                engine::Error::InvalidPlayer(format!(
+                    "`{path}` is neither a registered network nor a readable weights file: {e}"
+                ))
+            })?;
+            register_network(path, engine::nn::Network::from_bytes(&bytes)?);
+        }
+    }
     Ok(())
 }
 

@@ -14,6 +14,7 @@ mod players;
 mod rules;
 mod simulate;
 mod study;
+mod train;
 mod vecenv;
 
 use pyo3::prelude::*;
@@ -58,5 +59,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(players::tournament_raw, m)?)?;
     m.add_function(wrap_pyfunction!(study::study_unit_raw, m)?)?;
     m.add_function(wrap_pyfunction!(study::team_masks_raw, m)?)?;
+    m.add_function(wrap_pyfunction!(train::train_raw, m)?)?;
     Ok(())
 }

@@ -81,7 +81,10 @@ impl PyPlayer {
     fn new(spec: PolicyArg<'_>, seed: Seed) -> PyResult<Self> {
         let seed = seed.0;
         let text = spec.spec_text()?;
-        let inner = guard(|| pachisi::players::from_spec_seeded(&text, seed))?;
+        let inner = guard(|| {
+            crate::train::load_weights(&text)?;
+            pachisi::players::from_spec_seeded(&text, seed)
+        })?;
         let name = inner.name();
         Ok(PyPlayer {
             inner: Mutex::new(inner),
@@ -276,7 +279,9 @@ pub fn tournament_raw<'py>(
     let rules = rules_from(rules, options)?;
     let mut lineup = Vec::new();
     for p in players.try_iter()? {
-        lineup.push(p?.extract::<PolicyArg<'_>>()?.spec_text()?);
+        let text = p?.extract::<PolicyArg<'_>>()?.spec_text()?;
+        guard(|| crate::train::load_weights(&text))?;
+        lineup.push(text);
     }
     let opts = TournamentOptions {
         lineup,

@@ -5,7 +5,7 @@
 //! ```text
 //! spec   := name [ ":" param ( "," param )* ]
 //! param  := key "=" value
-//! name   := "random" | "greedy" | "expectimax" | "mcts" | "pubeval"
+//! name   := "random" | "greedy" | "expectimax" | "mcts" | "pubeval" | "td"
 //! ```
 //!
 //! | player | parameters (default) |
@@ -13,6 +13,7 @@
 //! | `random` | none: uniform over the distinct legal plays |
 //! | `greedy` | evaluator weights, e.g. `risk=-2` |
 //! | `expectimax` | `depth` (2), decision plies; `mode` (`auto`): `paranoid` or `maxn`; weights |
+//! | `td` | `depth` (1): 1 plays on the network, more searches with expectimax over it; `mode`; `weights` (the shipped network): a registered network's key, or a file's path in C, Python and the `pachisi` command |
 //! | `mcts` | `iterations` (1000); `time_ms` (none); `c` (0.7); `prior` (8), virtual visits at the evaluator's value; `leaf` (`eval`): `eval`, `random`, `greedy`; `playout_depth` (0 = to the end); weights |
 //! | `pubeval` | none: Tesauro's public linear backgammon evaluator at one ply (backgammon only) |
 //!
@@ -49,10 +50,16 @@ mod pubeval;
 mod rollout;
 mod run;
 mod spec;
+mod td;
 
 pub use eval::{Evaluate, Feature, MAX_FEATURES, feature_names, features, static_values};
 pub use rollout::{Evaluation, HintRow, RolloutOptions, evaluate, hint};
 pub use spec::{Leaf, PlayerKind, PlayerSpec, SearchMode};
+pub(crate) use td::check_spec;
+pub use td::{
+    CurvePoint, TrainOptions, TrainProgress, Trainer, register_network, registered_network,
+    shipped_network,
+};
 
 pub(crate) use eval::Evaluator;
 pub(crate) use run::{DiceStreams, GameStats, in_pool, play_out};
@@ -145,6 +152,8 @@ fn choose_legal<P: Policy + ?Sized>(policy: &mut P, game: &Game) -> Result<usize
 pub struct Player {
     spec: PlayerSpec,
     rng: GameRng,
+    /// `td`: the network found for the last system played (by its type).
+    td_cache: Option<(std::any::TypeId, Option<std::sync::Arc<crate::nn::Network>>)>,
 }
 
 impl Player {
@@ -153,6 +162,7 @@ impl Player {
         Player {
             spec,
             rng: rng_from_seed(seed),
+            td_cache: None,
         }
     }
 
@@ -212,6 +222,10 @@ pub(crate) fn choose_typed<R: Evaluate>(
     if plays.len() <= 1 {
         return 0;
     }
+    let net = match player.spec.kind {
+        PlayerKind::Td => td::network_for(player, sys),
+        _ => None,
+    };
     let spec = &player.spec;
     let rng = &mut player.rng;
     match spec.kind {
@@ -234,6 +248,17 @@ pub(crate) fn choose_typed<R: Evaluate>(
             greedy::choose(&Evaluator::new(sys, &[]), s, plays, rng)
         }
         PlayerKind::PubEval => pubeval::choose(sys, s, plays, rng),
+        PlayerKind::Td => {
+            // No network fits these rules: play as greedy (docs/PLAYERS.md).
+            let ev = net
+                .and_then(|n| Evaluator::with_network(sys, n))
+                .unwrap_or_else(|| Evaluator::new(sys, &[]));
+            if spec.depth <= 1 {
+                greedy::choose(&ev, s, plays, rng)
+            } else {
+                expectimax::choose(&ev, s, plays, spec, rng)
+            }
+        }
     }
 }
 
@@ -250,7 +275,9 @@ pub fn from_spec(spec: &str) -> Result<Box<dyn Policy>> {
 
 /// A player built from a spec text or JSON object, its generator seeded with `seed`.
 pub fn from_spec_seeded(spec: &str, seed: u64) -> Result<Box<dyn Policy>> {
-    Ok(Box::new(Player::new(spec.parse()?, seed)))
+    let spec: PlayerSpec = spec.parse()?;
+    check_spec(&spec)?;
+    Ok(Box::new(Player::new(spec, seed)))
 }
 
 /// The play a player of `spec` seeded with `seed` chooses in `game`.

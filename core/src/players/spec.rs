@@ -18,6 +18,9 @@ pub enum PlayerKind {
     Mcts,
     /// Tesauro's public linear backgammon evaluator at one ply (backgammon only).
     PubEval,
+    /// A learned evaluator (a network trained by TD(λ)): one ply, or expectimax over the network
+    /// with `depth` >= 2.
+    Td,
 }
 
 impl PlayerKind {
@@ -29,6 +32,7 @@ impl PlayerKind {
             PlayerKind::Expectimax => "expectimax",
             PlayerKind::Mcts => "mcts",
             PlayerKind::PubEval => "pubeval",
+            PlayerKind::Td => "td",
         }
     }
 }
@@ -92,6 +96,10 @@ pub struct PlayerSpec {
     pub prior: u32,
     /// Evaluator weights changed from their defaults, by feature name.
     pub weights: Vec<(String, f64)>,
+    /// `td`: the network, by the key it is registered under ([`crate::players::register_network`];
+    /// the C and Python bindings register a file under its path). `None`: the network shipped
+    /// for the game's preset.
+    pub network: Option<String>,
 }
 
 impl PlayerSpec {
@@ -99,7 +107,8 @@ impl PlayerSpec {
     pub fn new(kind: PlayerKind) -> PlayerSpec {
         PlayerSpec {
             kind,
-            depth: 2,
+            // `td` is one ply unless asked to search.
+            depth: if kind == PlayerKind::Td { 1 } else { 2 },
             mode: SearchMode::Auto,
             iterations: 1000,
             time_ms: None,
@@ -108,6 +117,7 @@ impl PlayerSpec {
             playout_depth: 0,
             prior: 8,
             weights: Vec::new(),
+            network: None,
         }
     }
 
@@ -125,6 +135,7 @@ impl PlayerSpec {
         for (k, v) in map {
             match k.as_str() {
                 "player" => {}
+                "weights" if spec.kind == PlayerKind::Td => spec.set(k, &json_text(v))?,
                 "weights" => {
                     let Value::Object(w) = v else {
                         return Err(Error::InvalidPlayer(
@@ -157,8 +168,15 @@ impl PlayerSpec {
         let bad =
             |what: &str| Error::InvalidPlayer(format!("`{key}` must be {what}, got `{value}`"));
         match key {
+            "weights" => {
+                only(&[PlayerKind::Td])?;
+                if value.is_empty() {
+                    return Err(bad("a registered network's key or a weights file's path"));
+                }
+                self.network = Some(value.to_string());
+            }
             "depth" => {
-                only(&[PlayerKind::Expectimax])?;
+                only(&[PlayerKind::Expectimax, PlayerKind::Td])?;
                 self.depth = value
                     .parse()
                     .ok()
@@ -166,7 +184,7 @@ impl PlayerSpec {
                     .ok_or_else(|| bad("an integer from 1 to 4"))?;
             }
             "mode" => {
-                only(&[PlayerKind::Expectimax])?;
+                only(&[PlayerKind::Expectimax, PlayerKind::Td])?;
                 self.mode = match value {
                     "auto" => SearchMode::Auto,
                     "paranoid" => SearchMode::Paranoid,
@@ -264,8 +282,9 @@ fn kind_of(name: &str) -> Result<PlayerKind> {
         "expectimax" => Ok(PlayerKind::Expectimax),
         "mcts" => Ok(PlayerKind::Mcts),
         "pubeval" => Ok(PlayerKind::PubEval),
+        "td" => Ok(PlayerKind::Td),
         other => Err(Error::InvalidPlayer(format!(
-            "unknown player `{other}` (players: random, greedy, expectimax, mcts, pubeval)"
+            "unknown player `{other}` (players: random, greedy, expectimax, mcts, pubeval, td)"
         ))),
     }
 }
@@ -314,8 +333,10 @@ impl fmt::Display for PlayerSpec {
         let mut params: Vec<String> = Vec::new();
         match self.kind {
             PlayerKind::Random | PlayerKind::Greedy | PlayerKind::PubEval => {}
-            PlayerKind::Expectimax => {
-                params.push(format!("depth={}", self.depth));
+            PlayerKind::Expectimax | PlayerKind::Td => {
+                if self.kind == PlayerKind::Expectimax || self.depth != d.depth {
+                    params.push(format!("depth={}", self.depth));
+                }
                 if self.mode != d.mode {
                     let m = match self.mode {
                         SearchMode::Auto => "auto",
@@ -351,6 +372,9 @@ impl fmt::Display for PlayerSpec {
         }
         for (k, w) in &self.weights {
             params.push(format!("{k}={w}"));
+        }
+        if let Some(n) = &self.network {
+            params.push(format!("weights={n}"));
         }
         if params.is_empty() {
             write!(f, "{}", self.kind.name())

@@ -60,6 +60,7 @@ from ._native import (
     __version__,
     simulate_raw,
     tournament_raw,
+    train_raw,
     variants,
     wilson_interval,
 )
@@ -98,9 +99,11 @@ __all__ = [
     "format_hint",
     "play_game",
     "play_random_game",
+    "plot_learning_curve",
     "simulate",
     "study",
     "tournament",
+    "train",
     "variants",
     "wilson_interval",
 ]
@@ -622,3 +625,94 @@ def study(spec: Any, **kwargs: Any) -> Any:
     from .studies import study as run
 
     return run(spec, **kwargs)
+
+
+_CURVE_COLUMNS = ["games", "tournament_games", "win_rate", "ci_low", "ci_high", "fair", "seconds"]
+
+
+def train(
+    preset: str,
+    games: int = 1000,
+    seed: int = 1,
+    threads: Optional[int] = None,
+    out: Optional[str] = None,
+    resume: Optional[str] = None,
+    eval_every: int = 1000,
+    eval_deals: int = 200,
+    curve: Optional[str] = None,
+    plot: Optional[str] = None,
+    hidden: int = 40,
+    alpha: float = 0.1,
+    lambda_: float = 0.7,
+    opponent: Optional[str] = None,
+    progress: bool = False,
+) -> List[Dict[str, Any]]:
+    """Trains a ``td`` network for ``preset`` by self-play TD(lambda) (in Rust, the GIL
+    released) until it has played ``games`` games in total, as ``pachisi train`` does.
+
+    Every ``eval_every`` games the network is saved to ``out`` (a checkpoint that ``resume``
+    continues from) and played against ``greedy`` (``eval_deals`` deals, seats rotated): the
+    learning curve, returned as a list of dicts and appended to the CSV file ``curve`` if
+    given. ``plot`` writes the curve as a PNG (needs matplotlib: ``pip install
+    "pachisi[analysis]"``). ``opponent`` trains against that player rather than by self-play.
+    The network then plays as ``Player("td:weights=" + out)``. See ``docs/PLAYERS.md``.
+
+    >>> rows = train("backgammon", games=2, eval_every=2, eval_deals=1, hidden=4)
+    >>> [r["games"] for r in rows]
+    [0, 2]
+    """
+    rows = train_raw(
+        preset, games, seed, threads, out, resume, eval_every, eval_deals, hidden, alpha,
+        lambda_, opponent, progress,
+    )
+    if curve is not None:
+        import csv
+        import os
+
+        fresh = not os.path.exists(curve)
+        with open(curve, "a", newline="") as f:
+            w = csv.writer(f)
+            if fresh:
+                w.writerow(_CURVE_COLUMNS)
+            for r in rows:
+                w.writerow([r[c] for c in _CURVE_COLUMNS])
+    if plot is not None:
+        if curve is None:
+            raise InvalidArgumentError("invalid argument: `plot` needs a `curve` CSV file")
+        plot_learning_curve(curve, plot, title=preset)
+    return rows
+
+
+def plot_learning_curve(csv_path: str, png_path: str, title: Optional[str] = None) -> None:
+    """Plots a learning-curve CSV (``pachisi train`` or :func:`train`) as a PNG: the win rate
+    against ``greedy`` with its 95% interval, and the fair share. Needs matplotlib
+    (``pip install "pachisi[analysis]"``)."""
+    import csv
+
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError as e:
+        raise ImportError(
+            'plot_learning_curve needs matplotlib: pip install "pachisi[analysis]"'
+        ) from e
+    with open(csv_path, newline="") as f:
+        rows = [{k: float(v) for k, v in r.items()} for r in csv.DictReader(f)]
+    if not rows:
+        raise InvalidArgumentError(f"invalid argument: `{csv_path}` has no curve rows")
+    g = [r["games"] for r in rows]
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    ax.plot(g, [r["win_rate"] for r in rows], label="td vs greedy")
+    ax.fill_between(g, [r["ci_low"] for r in rows], [r["ci_high"] for r in rows], alpha=0.3,
+                    label="95% interval")
+    ax.plot(g, [r["fair"] for r in rows], "--", label="fair share")
+    ax.set_xlabel("training games")
+    ax.set_ylabel("win rate")
+    if title:
+        ax.set_title(title)
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    fig.savefig(png_path, dpi=100)
+    plt.close(fig)

@@ -45,6 +45,7 @@ __all__ = [
     "study_unit_raw",
     "team_masks_raw",
     "tournament_raw",
+    "train_raw",
     "variants",
     "wilson_interval",
 ]
@@ -97,6 +98,21 @@ def study_unit_raw(
     threads: Optional[int] = None,
 ) -> Dict[str, Any]: ...
 def team_masks_raw(rules: Union[str, Rules]) -> List[int]: ...
+def train_raw(
+    preset: str,
+    games: int = 1000,
+    seed: int = 1,
+    threads: Optional[int] = None,
+    out: Optional[str] = None,
+    resume: Optional[str] = None,
+    eval_every: int = 1000,
+    eval_deals: int = 200,
+    hidden: int = 40,
+    alpha: float = 0.1,
+    lambda_: float = 0.7,
+    opponent: Optional[str] = None,
+    progress: bool = False,
+) -> List[Dict[str, Any]]: ...
 @final
 class Player:
     def __new__(cls, spec: _Spec = "greedy", seed: int = 0) -> Player: ...

@@ -56,8 +56,9 @@ pub struct Feature {
 /// A rule system the built-in players can play: its evaluator.
 ///
 /// Implemented by every system of [`crate::for_each_system`]; a new system needs one to be
-/// registered.
-pub trait Evaluate: RuleSystem {
+/// registered. Its observation encoding ([`crate::rl::Encode`]) is the learned (`td`)
+/// evaluator's input.
+pub trait Evaluate: RuleSystem + crate::rl::Encode {
     /// The features, in the order [`Evaluate::features`] writes them.
     const FEATURES: &'static [Feature];
 
@@ -106,6 +107,8 @@ pub(crate) struct Evaluator<'a, R: Evaluate> {
     /// Side index of each seat.
     side_of: [usize; 4],
     sides: usize,
+    /// A learned evaluator that replaces the weighted features (the `td` player).
+    net: Option<super::td::NetEval<R>>,
 }
 
 impl<'a, R: Evaluate> Evaluator<'a, R> {
@@ -141,7 +144,24 @@ impl<'a, R: Evaluate> Evaluator<'a, R> {
             seats,
             side_of,
             sides,
+            net: None,
         }
+    }
+
+    /// The evaluator whose values come from a network (see [`super::td`]); `None` when the
+    /// network's shape does not fit the system.
+    pub fn with_network(
+        sys: &'a R,
+        net: std::sync::Arc<crate::nn::Network>,
+    ) -> Option<Evaluator<'a, R>> {
+        let mut ev = Evaluator::new(sys, &[]);
+        ev.net = Some(super::td::NetEval::new(sys, net)?);
+        Some(ev)
+    }
+
+    /// The side (an index below [`Evaluator::sides`]) of each seat.
+    pub fn side_of(&self) -> &[usize; 4] {
+        &self.side_of
     }
 
     /// Number of sides (teams, or seats when there are none).
@@ -165,6 +185,9 @@ impl<'a, R: Evaluate> Evaluator<'a, R> {
     pub fn values(&self, s: &R::State) -> [f64; 4] {
         if self.sys.node(s) == Node::Over {
             return terminal_values(self.sys.outcome(s));
+        }
+        if let Some(net) = &self.net {
+            return net.values(self, s);
         }
         let scores = self.scores(s);
         let mut side_score = [0.0; 4];

@@ -1,0 +1,774 @@
+//! Learned players: a network ([`crate::nn`]) trained by self-play TD(λ) values positions; the
+//! `td` player plays the play whose resulting position it values best (`td:depth=2` searches
+//! with expectimax over it).
+//!
+//! The network's input is the reinforcement-learning observation of the position
+//! ([`crate::rl::Encoder::write_observation`]) from the seat to move (at a chance node, the seat
+//! about to roll); output `k` is the estimated win probability of the seat `k` places after it.
+//! Partners' outputs are averaged into their side's, and the sides' values are normalised to
+//! sum to 1 before a player compares them.
+//!
+//! Networks are found by key: [`register_network`] stores one under a key that a spec names
+//! (`td:weights=KEY`); without a key, `td` uses the network shipped for the game's preset
+//! (embedded in the library, so no file is needed at run time). Rules that differ from every
+//! preset use the shipped network of a preset of the same rule system whose input size and seat
+//! count fit; when none fits, `td` plays as `greedy` (documented in `docs/PLAYERS.md`).
+//!
+//! ```
+//! use pachisi::{Game, players};
+//! let mut game = Game::from_preset("backgammon", 3).unwrap();
+//! game.roll().unwrap();
+//! let play = players::best_play(&game, "td", 0).unwrap();
+//! assert!(game.legal_plays().contains(&play));
+//! ```
+
+use super::eval::Evaluator;
+use super::{Evaluate, Player, PlayerKind, SystemWork, choose_typed, with_system};
+use crate::dice::rng_from_seed;
+use crate::nn::{Network, NetworkInfo};
+use crate::play::Play;
+use crate::rl::Encoder;
+use crate::rules::Rules;
+use crate::sim::game_seed;
+use crate::system::{Node, Orders, RuleSystem};
+use crate::tournament::{TournamentOptions, tournament};
+use crate::{Error, Result};
+use serde::{Deserialize, Serialize};
+use std::any::{Any, TypeId};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Instant;
+
+/// The shipped networks, one per preset (the files in `core/weights/`, see its README).
+const SHIPPED: &[(&str, &[u8])] = &[
+    ("parcheesi", include_bytes!("../../weights/parcheesi.td")),
+    (
+        "pachisi-family",
+        include_bytes!("../../weights/pachisi-family.td"),
+    ),
+    (
+        "pachisi-online",
+        include_bytes!("../../weights/pachisi-online.td"),
+    ),
+    ("pachisi", include_bytes!("../../weights/pachisi.td")),
+    ("backgammon", include_bytes!("../../weights/backgammon.td")),
+];
+
+fn registry() -> &'static Mutex<HashMap<String, Arc<Network>>> {
+    static REG: OnceLock<Mutex<HashMap<String, Arc<Network>>>> = OnceLock::new();
+    REG.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+/// Registers `net` under `key` (replacing any network registered under it), for specs
+/// `td:weights=KEY`.
+///
+/// ```
+/// use pachisi::{Game, nn::Network, players};
+/// let net = players::shipped_network("backgammon").unwrap();
+/// players::register_network("my-net", (*net).clone());
+/// assert!(players::registered_network("my-net").is_some());
+/// let mut g = Game::from_preset("backgammon", 1).unwrap();
+/// g.roll().unwrap();
+/// players::best_play(&g, "td:weights=my-net", 0).unwrap();
+/// ```
+pub fn register_network(key: &str, net: Network) {
+    let mut reg = registry().lock().unwrap_or_else(|e| e.into_inner());
+    reg.insert(key.to_string(), Arc::new(net));
+}
+
+/// The network registered under `key`, if any.
+pub fn registered_network(key: &str) -> Option<Arc<Network>> {
+    let reg = registry().lock().unwrap_or_else(|e| e.into_inner());
+    reg.get(key).cloned()
+}
+
+/// The network shipped for a preset (`None` for an unknown preset).
+///
+/// ```
+/// let net = pachisi::players::shipped_network("parcheesi").unwrap();
+/// assert_eq!(net.info.preset, "parcheesi");
+/// assert_eq!(net.outputs(), 4);
+/// ```
+pub fn shipped_network(preset: &str) -> Option<Arc<Network>> {
+    type Shipped = Vec<(&'static str, Option<Arc<Network>>)>;
+    static NETS: OnceLock<Shipped> = OnceLock::new();
+    let nets = NETS.get_or_init(|| {
+        SHIPPED
+            .iter()
+            .map(|(p, bytes)| (*p, Network::from_bytes(bytes).ok().map(Arc::new)))
+            .collect()
+    });
+    nets.iter()
+        .find(|(p, _)| *p == preset)
+        .and_then(|(_, n)| n.clone())
+}
+
+/// Whether the system `sys` is built from the preset `preset`'s rules exactly.
+fn is_preset<R: RuleSystem>(sys: &R, preset: &str) -> bool {
+    struct Same<'a, R>(&'a R);
+    impl<R: RuleSystem> SystemWork for Same<'_, R> {
+        type Output = bool;
+        fn run<R2: Evaluate>(self, other: &R2) -> bool {
+            // The systems have no equality; their full Debug text stands for it.
+            (other as &dyn Any)
+                .downcast_ref::<R>()
+                .is_some_and(|o| format!("{o:?}") == format!("{:?}", self.0))
+        }
+    }
+    Rules::preset(preset)
+        .and_then(|r| with_system(&r, Same(sys)))
+        .unwrap_or(false)
+}
+
+/// The shipped network for `sys`: its preset's, else one of the same system that fits.
+fn default_network<R: Evaluate>(sys: &R) -> Option<Arc<Network>> {
+    let fits = |n: &Network| {
+        n.inputs() == Encoder::new(sys).observation_size() && n.outputs() == sys.seats() as usize
+    };
+    for (preset, _) in SHIPPED {
+        if is_preset(sys, preset) {
+            return shipped_network(preset).filter(|n| fits(n));
+        }
+    }
+    SHIPPED.iter().find_map(|(preset, _)| {
+        let same_system = Rules::preset(preset)
+            .and_then(|r| with_system(&r, SameType::<R>(std::marker::PhantomData)))
+            .unwrap_or(false);
+        shipped_network(preset).filter(|n| same_system && fits(n))
+    })
+}
+
+struct SameType<R>(std::marker::PhantomData<R>);
+impl<R: 'static> SystemWork for SameType<R> {
+    type Output = bool;
+    fn run<R2: Evaluate>(self, _: &R2) -> bool {
+        TypeId::of::<R2>() == TypeId::of::<R>()
+    }
+}
+
+/// The network a `td` player uses in `sys`, cached in the player (looked up once per system).
+pub(crate) fn network_for<R: Evaluate>(player: &mut Player, sys: &R) -> Option<Arc<Network>> {
+    if let Some((t, n)) = &player.td_cache {
+        if *t == TypeId::of::<R>() {
+            return n.clone();
+        }
+    }
+    let n = match &player.spec.network {
+        Some(key) => registered_network(key),
+        None => default_network(sys),
+    };
+    player.td_cache = Some((TypeId::of::<R>(), n.clone()));
+    n
+}
+
+/// Checks that a spec's network can be found: `td:weights=KEY` needs `KEY` registered.
+pub(crate) fn check_spec(spec: &super::PlayerSpec) -> Result<()> {
+    if spec.kind == PlayerKind::Td {
+        if let Some(key) = &spec.network {
+            if registered_network(key).is_none() {
+                return Err(Error::InvalidPlayer(format!(
+                    "no network registered under `{key}` (register one with \
+                     players::register_network; the C and Python bindings and the `pachisi` \
+                     command read a weights file given by its path)"
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+thread_local! {
+    /// Scratch for one evaluation: the observation, the hidden layer, the outputs.
+    static SCRATCH: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A network with the encoder of one system: an evaluator of positions.
+#[derive(Clone, Debug)]
+pub(crate) struct NetEval<R: Evaluate> {
+    net: Arc<Network>,
+    enc: Encoder<R>,
+}
+
+impl<R: Evaluate> NetEval<R> {
+    /// `None` when the network's input or output size does not fit `sys`.
+    pub fn new(sys: &R, net: Arc<Network>) -> Option<NetEval<R>> {
+        let enc = Encoder::new(sys);
+        (net.inputs() == enc.observation_size() && net.outputs() == sys.seats() as usize)
+            .then_some(NetEval { net, enc })
+    }
+
+    /// The network's raw output per seat (not normalised): the win probability it gives each.
+    pub fn outputs(&self, s: &R::State) -> [f32; 4] {
+        SCRATCH.with(|buf| {
+            let mut buf = buf.borrow_mut();
+            let (ni, nh) = (self.net.inputs(), self.net.hidden());
+            buf.resize(ni + nh + 4, 0.0);
+            let (x, rest) = buf.split_at_mut(ni);
+            let (h, y) = rest.split_at_mut(nh);
+            let sys = self.enc.system();
+            let observer = sys.to_move(s);
+            self.enc.write_observation(s, &[], observer, x);
+            self.net.forward(x, h, y);
+            let seats = sys.seats() as usize;
+            let mut out = [0.0; 4];
+            for (k, &v) in y.iter().enumerate().take(seats) {
+                out[(observer as usize + k) % seats] = v;
+            }
+            out
+        })
+    }
+
+    /// Per-seat values for the players: partners averaged into their side, sides normalised.
+    pub fn values(&self, ev: &Evaluator<'_, R>, s: &R::State) -> [f64; 4] {
+        let y = self.outputs(s);
+        let seats = self.enc.system().seats() as usize;
+        let side_of = ev.side_of();
+        let mut side = [0.0f64; 4];
+        let mut count = [0u32; 4];
+        for (&v, &sd) in y.iter().zip(side_of).take(seats) {
+            side[sd] += f64::from(v);
+            count[sd] += 1;
+        }
+        let mut total = 0.0;
+        for (v, &n) in side.iter_mut().zip(&count).take(ev.sides()) {
+            *v /= f64::from(n.max(1));
+            total += *v;
+        }
+        let mut out = [0.0; 4];
+        for (o, &sd) in out.iter_mut().zip(side_of).take(seats) {
+            *o = if total > 0.0 {
+                side[sd] / total
+            } else {
+                1.0 / ev.sides() as f64
+            };
+        }
+        out
+    }
+}
+
+/// How a network is trained (see [`Trainer`]).
+///
+/// ```
+/// let o = pachisi::players::TrainOptions::new("backgammon");
+/// assert_eq!(o.hidden, 40);
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TrainOptions {
+    /// The preset.
+    pub preset: String,
+    /// The seed: game `g`'s dice come from `game_seed(seed, g)`, the first weights from `seed`.
+    pub seed: u64,
+    /// Hidden units of a new network.
+    pub hidden: usize,
+    /// The learning rate.
+    pub alpha: f32,
+    /// The trace decay λ.
+    pub lambda: f32,
+    /// Train against this player (a spec) rather than by self-play: the network plays one seat
+    /// (and its partners), rotating with the game number; every position still trains it.
+    pub opponent: Option<String>,
+    /// Deals of each learning-curve tournament (against `greedy`, seats rotated).
+    pub eval_deals: usize,
+    /// Worker threads of the learning-curve tournaments (`None`: all cores). The training games
+    /// themselves run on one thread, so the network depends only on the options.
+    pub threads: Option<usize>,
+}
+
+impl TrainOptions {
+    /// The defaults for a preset.
+    pub fn new(preset: &str) -> TrainOptions {
+        TrainOptions {
+            preset: preset.to_string(),
+            seed: 1,
+            hidden: 40,
+            alpha: 0.1,
+            lambda: 0.7,
+            opponent: None,
+            eval_deals: 200,
+            threads: None,
+        }
+    }
+}
+
+/// One point of the learning curve: the network's win rate against `greedy`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CurvePoint {
+    /// Training games played.
+    pub games: u64,
+    /// Games of the tournament.
+    pub tournament_games: usize,
+    /// The network's win rate (its side's).
+    pub win_rate: f64,
+    /// 95% Wilson interval.
+    pub ci_low: f64,
+    /// 95% Wilson interval.
+    pub ci_high: f64,
+    /// The fair share (the win rate of a player as strong as `greedy`).
+    pub fair: f64,
+    /// Seconds of training so far (this process; wall clock).
+    pub seconds: f64,
+}
+
+/// Self-play TD(λ) training of a network for one preset.
+///
+/// Each game starts from the preset's initial position with dice from `game_seed(seed, g)`;
+/// every seat plays the play the network values best for it (or the opponent's choice, see
+/// [`TrainOptions::opponent`]). After each play the network is moved toward its value of the
+/// next position (at the end, toward the result: 1 for each winner, 0 for the others) with
+/// eligibility traces per seat. Deterministic for the options and the starting network.
+///
+/// ```
+/// use pachisi::players::{TrainOptions, Trainer};
+/// let mut opts = TrainOptions::new("backgammon");
+/// opts.hidden = 8;
+/// let mut t = Trainer::new(opts.clone()).unwrap();
+/// t.train(2, |_| true).unwrap();
+/// assert_eq!(t.network().info.games, 2);
+/// let mut again = Trainer::new(opts).unwrap();
+/// again.train(2, |_| true).unwrap();
+/// assert_eq!(again.network(), t.network());
+/// ```
+#[derive(Clone, Debug)]
+pub struct Trainer {
+    rules: Rules,
+    options: TrainOptions,
+    net: Arc<Network>,
+    key: String,
+    seconds: f64,
+}
+
+/// Progress of [`Trainer::train`]: games played and the mean length of the last games.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct TrainProgress {
+    /// Training games played (in total, resumed ones included).
+    pub games: u64,
+    /// Plays per game, averaged over the games of this call.
+    pub plays_per_game: f64,
+    /// Seconds of this call.
+    pub seconds: f64,
+}
+
+impl Trainer {
+    /// A trainer with a new network (random weights from the seed).
+    pub fn new(options: TrainOptions) -> Result<Trainer> {
+        let rules = Rules::preset(&options.preset)?;
+        let (inputs, seats) = with_system(&rules, Shape)?;
+        if !(1..=crate::nn::MAX_HIDDEN).contains(&options.hidden) {
+            return Err(Error::InvalidArgument(format!(
+                "`hidden` must be 1..={}, got {}",
+                crate::nn::MAX_HIDDEN,
+                options.hidden
+            )));
+        }
+        let mut info = NetworkInfo::new(&options.preset, inputs, options.hidden, seats);
+        info.seed = options.seed;
+        let net = Network::random(info, options.seed);
+        Trainer::resume(options, net)
+    }
+
+    /// A trainer that continues from `net` (a checkpoint): its games count where the dice go
+    /// on. The network must be of the options' preset.
+    pub fn resume(options: TrainOptions, mut net: Network) -> Result<Trainer> {
+        let rules = Rules::preset(&options.preset)?;
+        let (inputs, seats) = with_system(&rules, Shape)?;
+        if net.info.preset != options.preset || net.inputs() != inputs || net.outputs() != seats {
+            return Err(Error::InvalidPlayer(format!(
+                "the network was trained for `{}` ({} inputs, {} outputs), not `{}` ({inputs} \
+                 inputs, {seats} outputs)",
+                net.info.preset,
+                net.inputs(),
+                net.outputs(),
+                options.preset
+            )));
+        }
+        if !(options.alpha.is_finite()
+            && options.alpha > 0.0
+            && (0.0..=1.0).contains(&options.lambda))
+        {
+            return Err(Error::InvalidArgument(
+                "`alpha` must be > 0 and `lambda` in 0..=1".into(),
+            ));
+        }
+        if let Some(o) = &options.opponent {
+            let spec: super::PlayerSpec = o.parse()?;
+            check_spec(&spec)?;
+        }
+        crate::sim::worker_threads(options.threads)?;
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let key = format!(
+            "training:{}:{}",
+            options.preset,
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        );
+        net.info.seed = options.seed;
+        net.info.training = serde_json::to_value(&options).unwrap_or_default();
+        Ok(Trainer {
+            rules,
+            options,
+            net: Arc::new(net),
+            key,
+            seconds: 0.0,
+        })
+    }
+
+    /// The network as trained so far.
+    pub fn network(&self) -> &Network {
+        &self.net
+    }
+
+    /// The network, consuming the trainer.
+    pub fn into_network(self) -> Network {
+        Arc::try_unwrap(self.net).unwrap_or_else(|a| (*a).clone())
+    }
+
+    /// The options.
+    pub fn options(&self) -> &TrainOptions {
+        &self.options
+    }
+
+    /// Plays `games` more training games. `progress` is called about once a second and after
+    /// the last game; returning `false` stops early (after the current game).
+    pub fn train(
+        &mut self,
+        games: u64,
+        mut progress: impl FnMut(&TrainProgress) -> bool,
+    ) -> Result<()> {
+        let start = Instant::now();
+        let work = TrainWork {
+            net: &mut self.net,
+            options: &self.options,
+            games,
+            progress: &mut progress,
+        };
+        let r = with_system(&self.rules, work)?;
+        self.seconds += start.elapsed().as_secs_f64();
+        r
+    }
+
+    /// A learning-curve point: a tournament of the current network against `greedy`, seats
+    /// rotated (the network's seat and its partners against `greedy` in the others), `deals`
+    /// deals seeded with `seed`.
+    pub fn evaluate(&self, deals: usize, seed: u64) -> Result<CurvePoint> {
+        register_network(&self.key, (*self.net).clone());
+        let td = format!("td:weights={}", self.key);
+        let seats = self.net.outputs() as u8;
+        let team = with_system(&self.rules, TeamOf0)?;
+        let lineup: Vec<&str> = (0..seats)
+            .map(|s| {
+                if team & (1 << s) != 0 {
+                    td.as_str()
+                } else {
+                    "greedy"
+                }
+            })
+            .collect();
+        let mut opts = TournamentOptions::new(&lineup, deals, seed);
+        opts.threads = self.options.threads;
+        let result = tournament(&self.rules, &opts)?;
+        let st = &result.standings[0];
+        Ok(CurvePoint {
+            games: self.net.info.games,
+            tournament_games: st.games,
+            win_rate: st.win_rate,
+            ci_low: st.win_rate_ci.0,
+            ci_high: st.win_rate_ci.1,
+            fair: st.fair,
+            seconds: self.seconds,
+        })
+    }
+}
+
+/// The observation size and seat count of a system.
+struct Shape;
+impl SystemWork for Shape {
+    type Output = (usize, usize);
+    fn run<R: Evaluate>(self, sys: &R) -> (usize, usize) {
+        (Encoder::new(sys).observation_size(), sys.seats() as usize)
+    }
+}
+
+/// Seat 0's team mask.
+struct TeamOf0;
+impl SystemWork for TeamOf0 {
+    type Output = u16;
+    fn run<R: Evaluate>(self, sys: &R) -> u16 {
+        sys.team(0)
+    }
+}
+
+struct TrainWork<'a, F> {
+    net: &'a mut Arc<Network>,
+    options: &'a TrainOptions,
+    games: u64,
+    progress: &'a mut F,
+}
+
+impl<F: FnMut(&TrainProgress) -> bool> SystemWork for TrainWork<'_, F> {
+    type Output = Result<()>;
+    fn run<R: Evaluate>(self, sys: &R) -> Result<()> {
+        let mut td = Td::new(sys, self.net, self.options);
+        let start = Instant::now();
+        let mut last = start;
+        let mut plays = 0u64;
+        for i in 0..self.games {
+            plays += td.game(self.net, self.options)?;
+            let now = Instant::now();
+            let done = i + 1 == self.games;
+            if done || now.duration_since(last).as_secs_f64() >= 1.0 {
+                last = now;
+                let p = TrainProgress {
+                    games: self.net.info.games,
+                    plays_per_game: plays as f64 / (i + 1) as f64,
+                    seconds: now.duration_since(start).as_secs_f64(),
+                };
+                if !(self.progress)(&p) {
+                    break;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The state of TD(λ) training in one system: traces per seat and scratch buffers.
+struct Td<'s, R: Evaluate> {
+    sys: &'s R,
+    enc: Encoder<R>,
+    seats: usize,
+    /// Per seat, the trace of every parameter (laid out as the network's `w1, b1, w2, b2`).
+    traces: Vec<Vec<f32>>,
+    x: Vec<f32>,
+    h: Vec<f32>,
+    y: Vec<f32>,
+    plays: Vec<Play>,
+    /// The nonzero inputs at the last gradient: with λ = 0 only their rows of `w1`'s traces
+    /// are nonzero, so an update visits only them.
+    rows: Vec<usize>,
+}
+
+impl<'s, R: Evaluate> Td<'s, R> {
+    fn new(sys: &'s R, net: &Network, _options: &TrainOptions) -> Td<'s, R> {
+        let seats = sys.seats() as usize;
+        Td {
+            sys,
+            enc: Encoder::new(sys),
+            seats,
+            traces: vec![vec![0.0; net.parameters()]; seats],
+            x: vec![0.0; net.inputs()],
+            h: vec![0.0; net.hidden()],
+            y: vec![0.0; net.outputs()],
+            plays: Vec::new(),
+            rows: Vec::new(),
+        }
+    }
+
+    /// Runs the network at `s` (into `x`, `h`, `y`) and returns the output per seat.
+    fn forward(&mut self, net: &Network, s: &R::State) -> (u8, [f32; 4]) {
+        let observer = self.sys.to_move(s);
+        self.enc.write_observation(s, &[], observer, &mut self.x);
+        net.forward(&self.x, &mut self.h, &mut self.y);
+        let mut out = [0.0; 4];
+        for (k, &v) in self.y.iter().enumerate().take(self.seats) {
+            out[(observer as usize + k) % self.seats] = v;
+        }
+        (observer, out)
+    }
+
+    /// Adds each seat's output gradient at the last forward pass to its traces (decayed by
+    /// [`Td::update`]).
+    fn add_gradients(&mut self, net: &Network, observer: u8) {
+        let (ni, nh) = (net.inputs(), net.hidden());
+        let (b1_at, w2_at) = (ni * nh, ni * nh + nh);
+        let b2_at = w2_at + net.outputs() * nh;
+        self.rows.clear();
+        self.rows
+            .extend((0..self.x.len()).filter(|&i| self.x[i] != 0.0));
+        for seat in 0..self.seats {
+            let k = (seat + self.seats - observer as usize) % self.seats;
+            let e = &mut self.traces[seat];
+            let g = self.y[k] * (1.0 - self.y[k]);
+            e[b2_at + k] += g;
+            let w2 = &net.w2[k * nh..(k + 1) * nh];
+            let mut dh = [0.0f32; crate::nn::MAX_HIDDEN];
+            let (e_b1, e_w2) = e[b1_at..].split_at_mut(nh);
+            let e_w2 = &mut e_w2[k * nh..(k + 1) * nh];
+            for (j, (&hj, &wj)) in self.h.iter().zip(w2).enumerate() {
+                e_w2[j] += g * hj;
+                dh[j] = g * wj * hj * (1.0 - hj);
+                e_b1[j] += dh[j];
+            }
+            for &i in &self.rows {
+                let xi = self.x[i];
+                let row = &mut e[i * nh..(i + 1) * nh];
+                for (r, d) in row.iter_mut().zip(&dh[..nh]) {
+                    *r += xi * d;
+                }
+            }
+        }
+    }
+
+    /// Moves every parameter by `alpha * sum over seats of delta[seat] * trace[seat]`, then
+    /// decays the traces by λ (one pass over each trace).
+    fn update(&mut self, net: &mut Network, delta: &[f32; 4], alpha: f32, lambda: f32) {
+        let (n1, nb1, n2) = (net.w1.len(), net.b1.len(), net.w2.len());
+        for (e, &dl) in self.traces.iter_mut().zip(delta).take(self.seats) {
+            let d = alpha * dl;
+            if lambda == 0.0 {
+                // TD(0): the trace is the last gradient, nonzero in `rows` of `w1` only.
+                let nh = net.info.hidden;
+                for &i in &self.rows {
+                    let (w, t) = (
+                        &mut net.w1[i * nh..(i + 1) * nh],
+                        &mut e[i * nh..(i + 1) * nh],
+                    );
+                    for (w, t) in w.iter_mut().zip(t.iter_mut()) {
+                        *w += d * *t;
+                        *t = 0.0;
+                    }
+                }
+                for (w, t) in net
+                    .b1
+                    .iter_mut()
+                    .chain(net.w2.iter_mut())
+                    .chain(net.b2.iter_mut())
+                    .zip(e[n1..].iter_mut())
+                {
+                    *w += d * *t;
+                    *t = 0.0;
+                }
+                continue;
+            }
+            let (e1, rest) = e.split_at_mut(n1);
+            let (eb1, rest) = rest.split_at_mut(nb1);
+            let (e2, eb2) = rest.split_at_mut(n2);
+            let parts: [(&mut Vec<f32>, &mut [f32]); 4] = [
+                (&mut net.w1, e1),
+                (&mut net.b1, eb1),
+                (&mut net.w2, e2),
+                (&mut net.b2, eb2),
+            ];
+            for (w, t) in parts {
+                for (w, t) in w.iter_mut().zip(t.iter_mut()) {
+                    *w += d * *t;
+                    *t *= lambda;
+                }
+            }
+        }
+    }
+
+    /// One training game; returns its number of plays.
+    fn game(&mut self, net: &mut Arc<Network>, options: &TrainOptions) -> Result<u64> {
+        let sys = self.sys;
+        let g = net.info.games;
+        let mut dice = rng_from_seed(game_seed(options.seed, g));
+        // Against an opponent: the network's seat rotates with the game number.
+        let net_team = sys.team((g % self.seats as u64) as u8);
+        let mut opponent = match &options.opponent {
+            Some(o) => Some(Player::new(o.parse()?, game_seed(options.seed ^ 0x9e37, g))),
+            None => None,
+        };
+        let mut choice_rng = rng_from_seed(game_seed(options.seed ^ 0x5bd1, g));
+        for e in self.traces.iter_mut() {
+            e.fill(0.0);
+        }
+        let mut s = sys.initial_state();
+        let (observer, mut prev) = self.forward(net, &s);
+        self.add_gradients(net, observer);
+        let mut rolls = 0u32;
+        let mut plays = 0u64;
+        loop {
+            match sys.node(&s) {
+                Node::Over => break,
+                Node::Chance => {
+                    if rolls >= sys.max_rolls() {
+                        // Truncated (G-A): no result to learn from.
+                        break;
+                    }
+                    let roll = sys.sample_roll(&s, &mut dice);
+                    sys.begin_roll(&mut s, roll);
+                    rolls += 1;
+                    continue;
+                }
+                Node::Decision => {}
+            }
+            self.plays.clear();
+            sys.generate(&s, Orders::Distinct, &mut self.plays);
+            if self.plays.is_empty() {
+                sys.end_play(&mut s, &[]);
+                continue;
+            }
+            let mover = sys.to_move(&s);
+            let i = match (&mut opponent, net_team & (1 << mover) != 0) {
+                (Some(p), false) => choose_typed(p, sys, &s, &self.plays),
+                _ if self.plays.len() == 1 => 0,
+                _ => {
+                    // The evaluator shares the network; it is dropped before the update, so
+                    // `Arc::make_mut` below never copies.
+                    let ev = Evaluator::with_network(sys, net.clone())
+                        .ok_or_else(|| Error::InvalidPlayer("network does not fit".into()))?;
+                    super::greedy::choose(&ev, &s, &self.plays, &mut choice_rng)
+                }
+            };
+            let play = self.plays[i];
+            for step in play.steps() {
+                sys.apply_step(&mut s, step);
+            }
+            sys.end_play(&mut s, play.steps());
+            plays += 1;
+            let next = if sys.node(&s) == Node::Over {
+                let mut t = [0.0f32; 4];
+                if let Some(o) = sys.outcome(&s) {
+                    for (seat, v) in t.iter_mut().enumerate().take(self.seats) {
+                        *v = f32::from(u8::from(o.is_winner(seat as u8)));
+                    }
+                }
+                t
+            } else {
+                self.forward(net, &s).1
+            };
+            let mut delta = [0.0f32; 4];
+            for ((d, n), p) in delta.iter_mut().zip(next).zip(prev).take(self.seats) {
+                *d = n - p;
+            }
+            self.update(Arc::make_mut(net), &delta, options.alpha, options.lambda);
+            if sys.node(&s) == Node::Over {
+                break;
+            }
+            // The gradient at the new position, with the weights just updated.
+            let (observer, now) = self.forward(net, &s);
+            self.add_gradients(net, observer);
+            prev = now;
+        }
+        Arc::make_mut(net).info.games += 1;
+        Ok(plays)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_ships_a_network_that_fits() {
+        for preset in crate::rules::VARIANTS {
+            let net = shipped_network(preset).expect(preset);
+            let rules = Rules::preset(preset).unwrap();
+            let (inputs, seats) = with_system(&rules, Shape).unwrap();
+            assert_eq!((net.inputs(), net.outputs()), (inputs, seats), "{preset}");
+        }
+    }
+
+    #[test]
+    fn training_moves_values_toward_results() {
+        let mut opts = TrainOptions::new("backgammon");
+        opts.hidden = 6;
+        let mut t = Trainer::new(opts).unwrap();
+        let before = t.network().clone();
+        t.train(3, |_| true).unwrap();
+        assert_eq!(t.network().info.games, 3);
+        assert_ne!(&before, t.network());
+        assert!(t.network().w1.iter().all(|w| w.is_finite()));
+    }
+}

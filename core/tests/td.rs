@@ -1,0 +1,143 @@
+//! The learned players: the `td` specs, the shipped networks, the weights format and a training
+//! smoke run (a few games: training proper is never part of the tests).
+
+use pachisi::nn::Network;
+use pachisi::players::{self, PlayerSpec, TrainOptions, Trainer};
+use pachisi::tournament::{TournamentOptions, tournament};
+use pachisi::{Game, Rules, variants};
+
+#[test]
+fn td_specs_parse_and_print() {
+    let s: PlayerSpec = "td".parse().unwrap();
+    assert_eq!(s.depth, 1);
+    assert_eq!(s.to_string(), "td");
+    let s: PlayerSpec = "td:depth=2,weights=nets/a.td".parse().unwrap();
+    assert_eq!(s.depth, 2);
+    assert_eq!(s.network.as_deref(), Some("nets/a.td"));
+    assert_eq!(s.to_string(), "td:depth=2,weights=nets/a.td");
+    let j: PlayerSpec = r#"{"player": "td", "weights": "k", "depth": 2}"#.parse().unwrap();
+    assert_eq!(j.to_string(), "td:depth=2,weights=k");
+    assert!("td:risk=2".parse::<PlayerSpec>().is_err());
+    assert!("greedy:weights=x".parse::<PlayerSpec>().is_err());
+    assert!("td:depth=9".parse::<PlayerSpec>().is_err());
+    // A key nobody registered is refused when the player is built, with a clear message.
+    let e = players::from_spec("td:weights=no-such-network")
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains("no network registered"), "{e}");
+}
+
+#[test]
+fn td_plays_legal_moves_in_every_preset() {
+    for preset in variants() {
+        for spec in ["td", "td:depth=2"] {
+            let mut game = Game::from_preset(preset, 11).unwrap();
+            let mut p = players::from_spec_seeded(spec, 3).unwrap();
+            // A few decisions each (depth 2 in Parcheesi is slow in debug builds).
+            let mut decisions = 0;
+            while !game.is_over() && decisions < 6 {
+                if game.is_chance_node() {
+                    game.roll().unwrap();
+                } else {
+                    let play = p.choose_play(&game).unwrap();
+                    assert!(game.legal_plays().contains(&play));
+                    game.play(&play).unwrap();
+                    decisions += 1;
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn shipped_networks_load_and_round_trip() {
+    for preset in variants() {
+        let net = players::shipped_network(preset).unwrap();
+        assert_eq!(net.info.preset, *preset);
+        let back = Network::from_bytes(&net.to_bytes()).unwrap();
+        assert_eq!(&back, &*net);
+    }
+}
+
+#[test]
+fn a_registered_network_is_the_one_played() {
+    // The shipped network and one with its output weights negated (it prefers what the other
+    // avoids) choose differently somewhere in a game, so the key really selects the network.
+    let base = (*players::shipped_network("backgammon").unwrap()).clone();
+    let mut flipped = base.clone();
+    for w in flipped.w2.iter_mut() {
+        *w = -*w;
+    }
+    players::register_network("test-base", base);
+    players::register_network("test-flipped", flipped);
+    let mut differ = false;
+    let mut game = Game::from_preset("backgammon", 5).unwrap();
+    let mut a = players::from_spec("td:weights=test-base").unwrap();
+    let mut b = players::from_spec("td:weights=test-flipped").unwrap();
+    while !game.is_over() {
+        if game.is_chance_node() {
+            game.roll().unwrap();
+            continue;
+        }
+        let pa = a.choose_play(&game).unwrap();
+        differ |= pa != b.choose_play(&game).unwrap();
+        game.play(&pa).unwrap();
+    }
+    assert!(differ);
+}
+
+#[test]
+fn training_smoke_run_is_reproducible_and_resumes() {
+    let mut o = TrainOptions::new("pachisi-online");
+    o.hidden = 8;
+    o.threads = Some(1);
+    let mut t = Trainer::new(o.clone()).unwrap();
+    t.train(2, |_| true).unwrap();
+    // Resuming from a checkpoint after 1 game gives the same network as 2 games in one go.
+    let mut r = Trainer::new(o.clone()).unwrap();
+    r.train(1, |_| true).unwrap();
+    let ckpt = Network::from_bytes(&r.network().to_bytes()).unwrap();
+    let mut r = Trainer::resume(o.clone(), ckpt).unwrap();
+    r.train(1, |_| true).unwrap();
+    assert_eq!(r.network().w1, t.network().w1);
+    assert_eq!(r.network().info.games, 2);
+    let point = t.evaluate(2, 1).unwrap();
+    assert_eq!(point.games, 2);
+    assert_eq!(point.tournament_games, 8); // 2 deals x 4 rotations
+    assert!((point.fair - 0.25).abs() < 1e-9);
+    // A network of another preset is refused.
+    let other = Trainer::new(TrainOptions::new("backgammon")).unwrap();
+    assert!(Trainer::resume(o, other.into_network()).is_err());
+}
+
+#[test]
+fn td_in_a_tournament() {
+    let rules = Rules::preset("backgammon").unwrap();
+    let r = tournament(&rules, &TournamentOptions::new(&["td", "random"], 10, 1)).unwrap();
+    assert_eq!(r.games.len(), 20);
+    let bad = TournamentOptions::new(&["td:weights=missing", "random"], 1, 1);
+    assert!(tournament(&rules, &bad).is_err());
+}
+
+#[test]
+fn default_td_plays_the_shipped_network() {
+    // `td` finds the network of the game's preset: it chooses as the same network by key does.
+    for preset in ["backgammon", "pachisi-online"] {
+        let key = format!("shipped-{preset}");
+        players::register_network(&key, (*players::shipped_network(preset).unwrap()).clone());
+        let mut game = Game::from_preset(preset, 9).unwrap();
+        let mut a = players::from_spec_seeded("td", 1).unwrap();
+        let mut b = players::from_spec_seeded(&format!("td:weights={key}"), 1).unwrap();
+        let mut decisions = 0;
+        while !game.is_over() && decisions < 40 {
+            if game.is_chance_node() {
+                game.roll().unwrap();
+                continue;
+            }
+            let pa = a.choose_play(&game).unwrap();
+            assert_eq!(pa, b.choose_play(&game).unwrap());
+            game.play(&pa).unwrap();
+            decisions += 1;
+        }
+    }
+}

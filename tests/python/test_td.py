@@ -1,0 +1,60 @@
+"""Learned (`td`) players from Python: the specs, a weights file by path, a training smoke run
+(a few games; real training is never part of the tests) and its learning curve."""
+
+from __future__ import annotations
+
+import csv
+import os
+
+import pytest
+
+import pachisi
+from pachisi import Game
+
+
+def decision(variant: str, seed: int = 1) -> Game:
+    g = Game(variant, seed=seed)
+    while not g.is_decision_node():
+        g.roll()
+    return g
+
+
+@pytest.mark.parametrize("spec", ["td", "td:depth=2"])
+def test_td_plays_legal_moves(spec: str) -> None:
+    for variant in ["backgammon", "pachisi-online"]:
+        g = decision(variant)
+        assert g.best_play(spec, seed=1) in g.legal_plays()
+
+
+def test_train_writes_a_checkpoint_that_plays_and_resumes(tmp_path: object) -> None:
+    out = os.path.join(str(tmp_path), "bg.td")
+    curve = os.path.join(str(tmp_path), "bg.csv")
+    rows = pachisi.train(
+        "backgammon", games=4, seed=3, out=out, eval_every=2, eval_deals=2, curve=curve,
+        hidden=6, threads=1,
+    )
+    assert [r["games"] for r in rows] == [0, 2, 4]
+    assert all(0.0 <= r["ci_low"] <= r["win_rate"] <= r["ci_high"] <= 1.0 for r in rows)
+    with open(curve, newline="") as f:
+        assert [int(float(r["games"])) for r in csv.DictReader(f)] == [0, 2, 4]
+    # The file plays as a player by its path, and training resumes from it.
+    p = pachisi.Player("td:weights=" + out, seed=1)
+    g = decision("backgammon")
+    assert p.choose_play(g) in g.legal_plays()
+    more = pachisi.train("backgammon", games=6, seed=3, resume=out, out=out, eval_every=2,
+                         eval_deals=0, hidden=6, threads=1)
+    assert more == []
+    r = pachisi.tournament("backgammon", ["td:weights=" + out, "random"], deals=2, seed=1)
+    assert r.games == 4
+
+
+def test_bad_weights_files_give_clear_errors(tmp_path: object) -> None:
+    with pytest.raises(pachisi.InvalidPlayerError, match="readable weights file"):
+        pachisi.Player("td:weights=/no/such/file.td")
+    junk = os.path.join(str(tmp_path), "junk.td")
+    with open(junk, "wb") as f:
+        f.write(b"hello")
+    with pytest.raises(pachisi.InvalidPlayerError, match="not a pachisi network file"):
+        pachisi.Player("td:weights=" + junk)
+    with pytest.raises(pachisi.UnknownVariantError):
+        pachisi.train("chess", games=1)
