@@ -28,10 +28,20 @@ pub(crate) fn choose<R: Evaluate>(
     rng: &mut GameRng,
 ) -> usize {
     let mover = ev.sys.to_move(s) as usize;
+    best_index(plays, rng, |play| ev.values(&child(ev.sys, s, play))[mover])
+}
+
+/// The index of the play with the highest `value` (0 when `plays` is empty); plays within
+/// [`TIE`] of the best are tied, and ties are broken uniformly with `rng`.
+pub(crate) fn best_index(
+    plays: &[Play],
+    rng: &mut GameRng,
+    mut value: impl FnMut(&Play) -> f64,
+) -> usize {
     let mut best = f64::NEG_INFINITY;
     let mut ties: Vec<usize> = Vec::new();
     for (i, play) in plays.iter().enumerate() {
-        let v = ev.values(&child(ev.sys, s, play))[mover];
+        let v = value(play);
         if v > best + TIE {
             best = v;
             ties.clear();

@@ -23,7 +23,7 @@
 //! a drop, which loses at once.
 
 use super::Evaluate;
-use super::greedy::{TIE, child};
+use super::greedy::{best_index, child};
 use crate::backgammon::{BAR, BgState, OFF, Phase};
 use crate::dice::GameRng;
 use crate::play::Play;
@@ -151,23 +151,9 @@ pub(crate) fn choose<R: Evaluate>(
     plays: &[Play],
     rng: &mut GameRng,
 ) -> usize {
-    let mut best = f64::NEG_INFINITY;
-    let mut ties: Vec<usize> = Vec::new();
-    for (i, play) in plays.iter().enumerate() {
-        let v = sys.pubeval(s, &child(sys, s, play)).unwrap_or(0.0);
-        if v > best + TIE {
-            best = v;
-            ties.clear();
-            ties.push(i);
-        } else if v >= best - TIE {
-            ties.push(i);
-        }
-    }
-    match ties.len() {
-        0 => 0,
-        1 => ties[0],
-        n => ties[crate::sim::uniform_index(rng, n)],
-    }
+    best_index(plays, rng, |play| {
+        sys.pubeval(s, &child(sys, s, play)).unwrap_or(0.0)
+    })
 }
 
 #[cfg(test)]
