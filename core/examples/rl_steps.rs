@@ -13,7 +13,7 @@
 use pachisi::Rules;
 use pachisi::rl::{
     Encoding,
-    env::{Outputs, VecEnv},
+    env::{OutputBuffers, VecEnv},
 };
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -27,27 +27,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Rules::preset(preset)?
     };
     let mut env = VecEnv::new(&rules, n, 0, Encoding::Step, None)?;
-    let (d, a, p) = (
-        env.observation_size(),
-        env.num_actions(),
-        env.seats() as usize,
-    );
-    let (mut obs, mut rew, mut fin) = (vec![0.0; n * d], vec![0.0; n * p], vec![0.0; n * d]);
-    let (mut term, mut trunc, mut cur, mut mask) = (
-        vec![false; n],
-        vec![false; n],
-        vec![0; n],
-        vec![false; n * a],
-    );
-    let mut out = Outputs {
-        obs: &mut obs,
-        rewards: &mut rew,
-        terminated: &mut term,
-        truncated: &mut trunc,
-        current_player: &mut cur,
-        mask: &mut mask,
-        final_obs: &mut fin,
-    };
+    let mut buffers = OutputBuffers::new(&env);
+    let mut out = buffers.outputs();
     env.reset(None, &mut out);
     let mut actions = vec![0i64; n];
     let mut games = 0usize;

@@ -6,7 +6,7 @@
 
 use pachisi::dice::rng_from_seed;
 use pachisi::rl::Encoding;
-use pachisi::rl::env::{AnyGame, Outputs, VecEnv, new_game};
+use pachisi::rl::env::{AnyGame, OutputBuffers, VecEnv, new_game};
 use pachisi::sim::uniform_index;
 use pachisi::{Game, Node, Rules};
 
@@ -219,27 +219,9 @@ fn observation_views_tile_the_vector() {
 
 fn run_vec(rules: &Rules, n: usize, seed: u64, steps: usize) -> (Vec<f32>, usize, Vec<f32>) {
     let mut env = VecEnv::new(rules, n, seed, Encoding::Step, Some(400)).unwrap();
-    let (d, a, p) = (
-        env.observation_size(),
-        env.num_actions(),
-        env.seats() as usize,
-    );
-    let (mut obs, mut rew, mut fin) = (vec![0.0; n * d], vec![0.0; n * p], vec![0.0; n * d]);
-    let (mut term, mut trunc, mut cur, mut mask) = (
-        vec![false; n],
-        vec![false; n],
-        vec![0; n],
-        vec![false; n * a],
-    );
-    let mut out = Outputs {
-        obs: &mut obs,
-        rewards: &mut rew,
-        terminated: &mut term,
-        truncated: &mut trunc,
-        current_player: &mut cur,
-        mask: &mut mask,
-        final_obs: &mut fin,
-    };
+    let (a, p) = (env.num_actions(), env.seats() as usize);
+    let mut buffers = OutputBuffers::new(&env);
+    let mut out = buffers.outputs();
     env.reset(None, &mut out);
     let mut rng = rng_from_seed(seed);
     let mut ends = 0;

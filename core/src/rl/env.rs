@@ -767,20 +767,75 @@ pub struct Outputs<'a> {
     pub final_obs: &'a mut [f32],
 }
 
+/// Owned buffers sized for one [`VecEnv`]'s [`Outputs`], for Rust callers (Python writes into
+/// numpy arrays instead).
+///
+/// ```
+/// use pachisi::rl::{Encoding, env::{OutputBuffers, VecEnv}};
+/// let rules = pachisi::Rules::preset("backgammon").unwrap();
+/// let mut env = VecEnv::new(&rules, 3, 0, Encoding::Step, None).unwrap();
+/// let mut buffers = OutputBuffers::new(&env);
+/// let mut out = buffers.outputs();
+/// env.reset(None, &mut out);
+/// assert_eq!(out.obs.len(), 3 * env.observation_size());
+/// assert_eq!(out.mask.len(), 3 * env.num_actions());
+/// ```
+pub struct OutputBuffers {
+    obs: Vec<f32>,
+    rewards: Vec<f32>,
+    terminated: Vec<bool>,
+    truncated: Vec<bool>,
+    current_player: Vec<i32>,
+    mask: Vec<bool>,
+    final_obs: Vec<f32>,
+}
+
+impl OutputBuffers {
+    /// Zeroed buffers with one row per environment of `env`.
+    pub fn new(env: &VecEnv) -> Self {
+        let n = env.num_envs();
+        let (d, a, p) = (
+            env.observation_size(),
+            env.num_actions(),
+            env.seats() as usize,
+        );
+        OutputBuffers {
+            obs: vec![0.0; n * d],
+            rewards: vec![0.0; n * p],
+            terminated: vec![false; n],
+            truncated: vec![false; n],
+            current_player: vec![0; n],
+            mask: vec![false; n * a],
+            final_obs: vec![0.0; n * d],
+        }
+    }
+
+    /// The buffers as the [`Outputs`] that [`VecEnv::reset`] and [`VecEnv::step`] write.
+    pub fn outputs(&mut self) -> Outputs<'_> {
+        Outputs {
+            obs: &mut self.obs,
+            rewards: &mut self.rewards,
+            terminated: &mut self.terminated,
+            truncated: &mut self.truncated,
+            current_player: &mut self.current_player,
+            mask: &mut self.mask,
+            final_obs: &mut self.final_obs,
+        }
+    }
+}
+
 /// Many games of one rules value stepped together across threads, reset automatically when they
 /// end (same-step autoreset: the returned observation is the new game's, the ended game's last
 /// one goes to [`Outputs::final_obs`]). Game `i` is seeded `seed + i`; a game that ends goes
 /// on with its own generator.
 ///
 /// ```
-/// use pachisi::rl::{Encoding, env::{VecEnv, Outputs}};
+/// use pachisi::rl::{Encoding, env::{OutputBuffers, VecEnv}};
 /// let rules = pachisi::Rules::preset("parcheesi").unwrap();
 /// let mut env = VecEnv::new(&rules, 4, 0, Encoding::Step, None).unwrap();
-/// let (n, d, a, p) = (4, env.observation_size(), env.num_actions(), env.seats() as usize);
-/// let (mut obs, mut rew, mut fin) = (vec![0.0; n * d], vec![0.0; n * p], vec![0.0; n * d]);
-/// let (mut term, mut trunc, mut cur, mut mask) = (vec![false; n], vec![false; n], vec![0; n], vec![false; n * a]);
-/// let mut out = Outputs { obs: &mut obs, rewards: &mut rew, terminated: &mut term,
-///     truncated: &mut trunc, current_player: &mut cur, mask: &mut mask, final_obs: &mut fin };
+/// let (n, a) = (4, env.num_actions());
+/// let mut buffers = OutputBuffers::new(&env);
+/// let mut out = buffers.outputs();
 /// env.reset(None, &mut out);
 /// // Act with the first legal id of each game.
 /// let actions: Vec<i64> = (0..n).map(|i| out.mask[i * a..(i + 1) * a].iter().position(|&m| m).unwrap() as i64).collect();
