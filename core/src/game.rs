@@ -849,12 +849,7 @@ impl<R: RuleSystem> GameOf<R> {
     fn step_events(&self, s: &R::State, step: &Step, seat: u8, events: &mut Vec<Event>) {
         if step.captured > 0 {
             let place = self.system().place(step.seat, step.to);
-            let victim = self
-                .system()
-                .pieces(s)
-                .iter()
-                .find(|v| v.place == place && v.seat != step.seat)
-                .map(|v| v.seat);
+            let victim = self.system().captured_owner(s, step);
             events.push(Event::Capture {
                 seat,
                 owner: step.seat,

@@ -281,6 +281,31 @@ pub trait RuleSystem: Clone + Debug + Send + Sync + 'static {
     fn pieces(&self, s: &Self::State) -> Vec<PieceView>;
     /// The absolute place of a seat-relative position (the `from`/`to` of a step).
     fn place(&self, seat: u8, pos: u8) -> Place;
+    /// The owner of the pieces a capturing step takes, from the position `s` before the step
+    /// (`None` if nothing of another seat stands on its landing). The default searches
+    /// [`RuleSystem::pieces`]; a system may answer without building that list (a game records
+    /// the victim of every capture, so this is on the path of every play).
+    ///
+    /// ```
+    /// use pachisi::backgammon::BackgammonRules;
+    /// use pachisi::system::{RuleSystem, SystemRules};
+    /// use pachisi::{NO_PIECE, Step, StepKind};
+    /// let sys = BackgammonRules::standard().build().unwrap();
+    /// let mut s = sys.initial_state();
+    /// // Seat 0 moves 13 -> 7; seat 1 numbers that point 25 - 7 = 18.
+    /// let step = Step { seat: 0, piece: NO_PIECE, from: 13, to: 7, value: 6, count: 1,
+    ///     captured: 1, kind: StepKind::Move };
+    /// assert_eq!(sys.captured_owner(&s, &step), None);
+    /// s.checkers[1][18] = 1;
+    /// assert_eq!(sys.captured_owner(&s, &step), Some(1));
+    /// ```
+    fn captured_owner(&self, s: &Self::State, step: &Step) -> Option<u8> {
+        let place = self.place(step.seat, step.to);
+        self.pieces(s)
+            .iter()
+            .find(|v| v.place == place && v.seat != step.seat)
+            .map(|v| v.seat)
+    }
     /// The distinct legal plays at a decision node by the system's slow reference generator
     /// (`reference.rs` in its folder, written from the rules text): what the differential tests
     /// and the perft data compare [`RuleSystem::generate`] with. One play per resulting position.

@@ -566,6 +566,14 @@ impl RuleSystem for BackgammonSystem {
             .map(|p| p.play)
             .collect()
     }
+    fn captured_owner(&self, s: &BgState, step: &Step) -> Option<u8> {
+        // The other seat numbers the mover's point `to` as `25 - to`; off and the bar hold no
+        // victims. (The default, a search of `pieces`, costs a list of every checker.)
+        let other = 1 - (step.seat & 1);
+        let to = step.to as usize;
+        ((1..=24).contains(&to) && s.checkers[other as usize][25 - to] > 0).then_some(other)
+    }
+
     fn place(&self, seat: u8, pos: u8) -> Place {
         match pos {
             0 => Place::Off,
