@@ -1,5 +1,5 @@
 # Python package targets; included by the top-level Makefile, which defines VENV, PY and `venv`.
-.PHONY: python-dev test-python analysis bench-python bench-peers python-wheel test-wheel rl-deps \
+.PHONY: python-dev test-python analysis bench-python bench-python-instructions bench-peers python-wheel test-wheel rl-deps \
 	test-rl-openspiel-long bench-rl train-example
 
 MATURIN_TARGET := target/maturin
@@ -33,6 +33,11 @@ analysis: python-dev
 ## Python API loop vs OpenSpiel (if installed) and simulate() scaling.
 bench-python: python-dev
 	$(PY) benchmarks/python_bench.py
+
+## The same Python loop's instructions per game, pachisi against pyspiel (callgrind: stable under
+## load; pyspiel only if installed, as make crosscheck-deps does).
+bench-python-instructions: python-dev
+	$(PY) benchmarks/loop_instructions.py --games 100
 
 ## pachisi against its peers side by side (OpenSpiel C++ and Python loops, pgx on CPU; each
 ## only if installed: pip install open_spiel pgx jax), games/s and ratios from one run.
