@@ -446,7 +446,8 @@ fn parcheesi_plays(
 /// is no bound. A hill climb over adversarial positions (every piece of every seat moved to any
 /// square from the nest to home, captures and bonus chains included), for every roll, keeps a
 /// change that does not lower the number of distinct plays and prints the largest count found
-/// with its position; `RL_PARCHEESI_SEARCH=<steps>` sets the steps per restart (default 120).
+/// per rule set (Parcheesi with four and two seats, Online Pachisi) and overall with its
+/// position; `RL_PARCHEESI_SEARCH=<steps>` sets the steps per restart (default 120).
 /// `docs/RL.md` reports what it finds.
 #[test]
 #[ignore = "a search for docs/RL.md: it finds positions with more plays than the encoding has ids"]
@@ -471,12 +472,14 @@ fn parcheesi_play_count_search() {
             seats: 2,
             ..ParcheesiRules::parcheesi()
         },
+        ParcheesiRules::online(),
     ];
     let mut rng = rng_from_seed(19);
     let mut best = (0, String::new());
-    for rules in variants {
+    for (v, rules) in variants.into_iter().enumerate() {
         let sys = rules.build().unwrap();
         let seats = sys.seats() as usize;
+        let mut variant_best = 0;
         for d1 in 1..=6u8 {
             for d2 in d1..=6u8 {
                 for _restart in 0..2 {
@@ -502,12 +505,17 @@ fn parcheesi_play_count_search() {
                             cur = n;
                         }
                     }
+                    variant_best = variant_best.max(cur);
                     if cur > best.0 {
                         best = (cur, format!("{} seats, {d2}-{d1}: {s:?}", sys.seats()));
                     }
                 }
             }
         }
+        eprintln!(
+            "rule set {v} ({} seats): most distinct plays found {variant_best}",
+            seats
+        );
     }
     eprintln!(
         "parcheesi: most distinct plays found {} (encoding size {size}) in {}",

@@ -149,8 +149,8 @@ pub trait Encode: RuleSystem {
     fn rl_write_extra(&self, s: &Self::State, taken: &[Step], observer: u8, out: &mut [f32]);
     /// The `play` encoding's size: the most distinct legal plays any position of these rules
     /// has where `docs/RL.md` proves a bound (Classic and Family Pachisi, backgammon); for
-    /// Parcheesi and Online Pachisi a size random games stay within, which positions built to
-    /// have many plays pass (the plays past it are dropped).
+    /// Parcheesi and Online Pachisi a size random games stay within, which Parcheesi positions
+    /// built to have many plays pass (the plays past it are dropped).
     fn rl_max_plays(&self) -> usize;
     /// The id (counted after the step ids) of a step that moves no piece: backgammon's cube
     /// decisions. `None` for piece moves.
