@@ -423,3 +423,104 @@ fn family_play_count_stays_within_the_counting_bound() {
     assert!(best >= 100, "the search found at most {best} plays");
     eprintln!("family: most distinct plays found {best} (bound {FAMILY_COUNTING_BOUND})");
 }
+
+/// The number of distinct plays of a Parcheesi position with `dice` rolled by the seat on turn
+/// (None when the roll leaves no decision).
+fn parcheesi_plays(
+    sys: &pachisi::parcheesi::ParcheesiSystem,
+    s: &pachisi::parcheesi::ParcheesiState,
+    dice: [u8; 2],
+) -> Option<usize> {
+    use pachisi::{Orders, Roll, RuleSystem};
+    let mut t = *s;
+    sys.begin_roll(&mut t, Roll::Dice(dice));
+    if sys.node(&t) != Node::Decision {
+        return None;
+    }
+    let mut plays = Vec::new();
+    sys.generate(&t, Orders::Distinct, &mut plays);
+    Some(plays.len())
+}
+
+/// A search, not a check (run it with `--ignored`): the `play` encoding's Parcheesi size, 1,024,
+/// is no bound. A hill climb over adversarial positions (every piece of every seat moved to any
+/// square from the nest to home, captures and bonus chains included), for every roll, keeps a
+/// change that does not lower the number of distinct plays and prints the largest count found
+/// per rule set (Parcheesi with four and two seats, Online Pachisi) and overall with its
+/// position; `RL_PARCHEESI_SEARCH=<steps>` sets the steps per restart (default 120).
+/// `docs/RL.md` reports what it finds.
+#[test]
+#[ignore = "a search for docs/RL.md: it finds positions with more plays than the encoding has ids"]
+fn parcheesi_play_count_search() {
+    use pachisi::parcheesi::{HOME, PIECES, ParcheesiRules, ParcheesiState};
+    use pachisi::{RuleSystem, SystemRules};
+    let steps: usize = std::env::var("RL_PARCHEESI_SEARCH")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(120);
+    let size = new_game(
+        &Rules::preset("parcheesi").unwrap(),
+        Encoding::Play,
+        0,
+        true,
+    )
+    .unwrap()
+    .num_actions();
+    let variants = [
+        ParcheesiRules::parcheesi(),
+        ParcheesiRules {
+            seats: 2,
+            ..ParcheesiRules::parcheesi()
+        },
+        ParcheesiRules::online(),
+    ];
+    let mut rng = rng_from_seed(19);
+    let mut best = (0, String::new());
+    for (v, rules) in variants.into_iter().enumerate() {
+        let sys = rules.build().unwrap();
+        let seats = sys.seats() as usize;
+        let mut variant_best = 0;
+        for d1 in 1..=6u8 {
+            for d2 in d1..=6u8 {
+                for _restart in 0..2 {
+                    // The fields are the crate's own: positions are changed through JSON.
+                    let mut s: ParcheesiState = sys.initial_state();
+                    let mut cur = parcheesi_plays(&sys, &s, [d2, d1]).unwrap_or(0);
+                    for _ in 0..steps {
+                        let mut v = serde_json::to_value(s).unwrap();
+                        let c = uniform_index(&mut rng, seats);
+                        let i = uniform_index(&mut rng, PIECES);
+                        let p = uniform_index(&mut rng, HOME as usize + 1);
+                        v["pieces"][c][i] = serde_json::json!(p);
+                        let Ok(t) = serde_json::from_value::<ParcheesiState>(v) else {
+                            continue;
+                        };
+                        if sys.validate_state(&t).is_err() {
+                            continue;
+                        }
+                        if let Some(n) = parcheesi_plays(&sys, &t, [d2, d1])
+                            && n >= cur
+                        {
+                            s = t;
+                            cur = n;
+                        }
+                    }
+                    variant_best = variant_best.max(cur);
+                    if cur > best.0 {
+                        best = (cur, format!("{} seats, {d2}-{d1}: {s:?}", sys.seats()));
+                    }
+                }
+            }
+        }
+        eprintln!(
+            "rule set {v} ({} seats): most distinct plays found {variant_best}",
+            seats
+        );
+    }
+    eprintln!(
+        "parcheesi: most distinct plays found {} (encoding size {size}) in {}",
+        best.0, best.1
+    );
+    // The search does reach rich positions (doubles with every piece out give hundreds).
+    assert!(best.0 >= 100, "the search found at most {} plays", best.0);
+}

@@ -137,9 +137,13 @@ where
 const NO_KID: u16 = u16::MAX;
 
 /// A step's fields packed into one integer: equal keys exactly when the steps are equal.
+///
+/// Any order of the bytes is correct; this one is the order rustc lays the fields out in
+/// today (the kind first), so the packing compiles to a single eight-byte load.
 #[inline]
 fn step_key(s: &Step) -> u64 {
     u64::from_le_bytes([
+        s.kind as u8,
         s.seat,
         s.piece,
         s.from,
@@ -147,7 +151,6 @@ fn step_key(s: &Step) -> u64 {
         s.value,
         s.count,
         s.captured,
-        s.kind as u8,
     ])
 }
 
@@ -329,13 +332,15 @@ where
         let k = self.taken.len();
         self.kids.clear();
         self.kid_keys.clear();
+        // One label per play alive, written in place (no capacity check per play).
         self.labels.clear();
-        self.ends_here = false;
+        self.labels.resize(self.alive.len(), NO_KID);
+        let mut ends_here = false;
         let (mut last, mut last_key) = (NO_KID, 0u64);
-        for &i in &self.alive {
-            let label = match self.list.get(i as usize).get(k) {
+        for (&i, slot) in self.alive.iter().zip(self.labels.iter_mut()) {
+            *slot = match self.list.get(i as usize).get(k) {
                 None => {
-                    self.ends_here = true;
+                    ends_here = true;
                     NO_KID
                 }
                 Some(st) => {
@@ -354,8 +359,8 @@ where
                     last
                 }
             };
-            self.labels.push(label);
         }
+        self.ends_here = ends_here;
     }
 
     /// `apply_impl` for the `step` encoding: "end" where a play ends with the steps taken, or

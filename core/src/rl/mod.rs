@@ -12,8 +12,9 @@
 //!   a step is legal when it begins or continues a legal whole play, and the same seat acts until
 //!   its play is complete;
 //! * the **`play` encoding**: `Discrete(K)`, action `i` is the `i`-th distinct legal play of the
-//!   generator's list (state-dependent ids; the mask is a prefix), `K` a bound per rule system
-//!   ([`Encode::rl_max_plays`], `docs/RL.md` derives it);
+//!   generator's list (state-dependent ids; the mask is a prefix), `K` per rule system
+//!   ([`Encode::rl_max_plays`]: a proven bound except in Parcheesi and Online Pachisi, where
+//!   plays past `K` are dropped; `docs/RL.md`);
 //! * the **observation**: a flat `f32` vector from one seat's point of view, made of named views
 //!   ([`View`]), written into a caller's `&mut [f32]` ([`Encoder::write_observation`]) so a
 //!   learned evaluator can reuse it without allocating.
@@ -146,8 +147,10 @@ pub trait Encode: RuleSystem {
     fn rl_extra_views(&self) -> Vec<(&'static str, Vec<usize>)>;
     /// Writes the system's own views for `observer` (`out` is zeroed, their total length).
     fn rl_write_extra(&self, s: &Self::State, taken: &[Step], observer: u8, out: &mut [f32]);
-    /// The most distinct legal plays any position of these rules has (the `play` encoding's
-    /// size): a bound derived in `docs/RL.md` and checked by the tests.
+    /// The `play` encoding's size: the most distinct legal plays any position of these rules
+    /// has where `docs/RL.md` proves a bound (Classic and Family Pachisi, backgammon); for
+    /// Parcheesi and Online Pachisi a size random games stay within, which Parcheesi positions
+    /// built to have many plays pass (the plays past it are dropped).
     fn rl_max_plays(&self) -> usize;
     /// The id (counted after the step ids) of a step that moves no piece: backgammon's cube
     /// decisions. `None` for piece moves.

@@ -84,8 +84,10 @@ impl Encode for ParcheesiSystem {
     }
 }
 
-/// The `play` encoding's size for Parcheesi and Online Pachisi: a measured maximum with margin,
-/// not a proof (`docs/RL.md`).
+/// The `play` encoding's size for Parcheesi and Online Pachisi: more than random games need
+/// (they meet at most a few hundred plays), but not a bound: Parcheesi positions built by a
+/// search have thousands of distinct plays, and the plays past this many are dropped
+/// (`docs/RL.md`).
 pub const PARCHEESI_MAX_PLAYS: usize = 1024;
 /// The `play` encoding's size for Family Pachisi, proven (`docs/RL.md`): a play moves the pieces
 /// of one colour (its own, or its partner's once it is all home), and its result and the values
