@@ -26,7 +26,10 @@ fn check_node<R: RuleSystem>(g: &GameOf<R>) -> usize {
         for step in play.steps() {
             if step.captured > 0 {
                 let want = by_search(sys, &s, step);
-                assert!(want.is_some(), "a capture with no victim: {step:?} in {s:?}");
+                assert!(
+                    want.is_some(),
+                    "a capture with no victim: {step:?} in {s:?}"
+                );
                 assert_eq!(sys.captured_owner(&s, step), want, "{step:?} in {s:?}");
                 checked += 1;
             }
@@ -69,6 +72,10 @@ fn captured_owner_names_the_piece_the_search_finds() {
                 }
             }
         }
-        assert!(checked > 20, "{}: only {checked} captures seen", r.variant());
+        assert!(
+            checked > 20,
+            "{}: only {checked} captures seen",
+            r.variant()
+        );
     }
 }
