@@ -442,15 +442,15 @@ fn parcheesi_plays(
     Some(plays.len())
 }
 
-/// A search, not a check (run it with `--ignored`): the `play` encoding's Parcheesi size, 1,024,
-/// is no bound. A hill climb over adversarial positions (every piece of every seat moved to any
+/// A search (run it with `--ignored`) for Parcheesi positions with many plays: the `play`
+/// encoding's Parcheesi size (16,384) is not a proven bound, so this is the evidence for it. A hill climb over adversarial positions (every piece of every seat moved to any
 /// square from the nest to home, captures and bonus chains included), for every roll, keeps a
 /// change that does not lower the number of distinct plays and prints the largest count found
 /// per rule set (Parcheesi with four and two seats, Online Pachisi) and overall with its
 /// position; `RL_PARCHEESI_SEARCH=<steps>` sets the steps per restart (default 120).
 /// `docs/RL.md` reports what it finds.
 #[test]
-#[ignore = "a search for docs/RL.md: it finds positions with more plays than the encoding has ids"]
+#[ignore = "a long search for docs/RL.md: the most plays adversarial Parcheesi positions have"]
 fn parcheesi_play_count_search() {
     use pachisi::parcheesi::{HOME, PIECES, ParcheesiRules, ParcheesiState};
     use pachisi::{RuleSystem, SystemRules};
@@ -523,4 +523,10 @@ fn parcheesi_play_count_search() {
     );
     // The search does reach rich positions (doubles with every piece out give hundreds).
     assert!(best.0 >= 100, "the search found at most {} plays", best.0);
+    // And none past the encoding's size: such a play would have no id.
+    assert!(
+        best.0 <= size,
+        "{} plays found, more than the {size} ids",
+        best.0
+    );
 }

@@ -84,11 +84,12 @@ impl Encode for ParcheesiSystem {
     }
 }
 
-/// The `play` encoding's size for Parcheesi and Online Pachisi: more than random games need
-/// (they meet at most a few hundred plays), but not a bound: Parcheesi positions built by a
-/// search have thousands of distinct plays, and the plays past this many are dropped
-/// (`docs/RL.md`).
-pub const PARCHEESI_MAX_PLAYS: usize = 1024;
+/// The `play` encoding's size for Parcheesi and Online Pachisi: not a proven bound. Random games
+/// meet at most a few hundred plays; positions built by a hill climb for many plays have had up
+/// to 3,444 (four seats, 4-4 with every piece out among twelve opponents, bonus chains
+/// included), so this leaves a margin of almost five times that (`docs/RL.md`). A node with more
+/// plays would list only the first this many.
+pub const PARCHEESI_MAX_PLAYS: usize = 16_384;
 /// The `play` encoding's size for Family Pachisi, proven (`docs/RL.md`): a play moves the pieces
 /// of one colour (its own, or its partner's once it is all home), and its result and the values
 /// it uses are fixed by which of the roll's values each of the four pieces takes (a piece that
