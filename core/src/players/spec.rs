@@ -76,6 +76,9 @@ pub enum Leaf {
 /// assert_eq!(j.to_string(), "greedy:risk=-2");
 /// assert!("expectimax:depth=0".parse::<PlayerSpec>().is_err());
 /// assert!("greedy:iterations=5".parse::<PlayerSpec>().is_err());
+/// let t: PlayerSpec = "expectimax:mode=greedy,weights=tuned".parse().unwrap();
+/// assert_eq!(t.weight_set.as_deref(), Some("tuned"));
+/// assert_eq!(t.to_string(), "expectimax:depth=2,mode=greedy,weights=tuned");
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlayerSpec {
