@@ -76,6 +76,7 @@ fn every_player_finishes_games_of_every_rule_set_with_legal_plays() {
         for spec in [
             "expectimax:depth=2",
             "expectimax:depth=2,mode=maxn",
+            "expectimax:depth=2,mode=greedy,weights=tuned",
             "mcts:iterations=60",
             "mcts:iterations=30,leaf=random,playout_depth=6",
             "mcts:iterations=30,prior=0",
@@ -160,6 +161,18 @@ fn bad_specs_are_clear_errors() {
             "`weights` is an object",
         ),
         ("{nope", "not valid JSON"),
+        (
+            "greedy:weights=nope",
+            "`weights` must be a named weight set (`tuned`)",
+        ),
+        (
+            "random:weights=tuned",
+            "`weights` is not a parameter of `random`",
+        ),
+        (
+            "expectimax:mode=oracle",
+            "`auto`, `paranoid`, `maxn` or `greedy`",
+        ),
     ] {
         let err = players::from_spec(spec).err().unwrap();
         assert!(matches!(err, Error::InvalidPlayer(_)), "{spec}: {err}");
@@ -174,6 +187,8 @@ fn specs_round_trip_through_their_canonical_text() {
         "greedy",
         "greedy:risk=-2,safe=0.5",
         "expectimax:depth=3,mode=maxn",
+        "expectimax:depth=2,mode=greedy,weights=tuned,risk=-2",
+        "greedy:weights=tuned",
         "mcts:iterations=2000",
         "mcts:iterations=100,time_ms=50,c=1.5,leaf=greedy,playout_depth=10,prior=0,progress=2",
     ] {
@@ -185,6 +200,57 @@ fn specs_round_trip_through_their_canonical_text() {
         .parse()
         .unwrap();
     assert_eq!(j.to_string(), "mcts:iterations=2000,risk=-1");
+    let t: PlayerSpec = r#"{"player": "greedy", "weights": "tuned"}"#.parse().unwrap();
+    assert_eq!(t.to_string(), "greedy:weights=tuned");
+}
+
+#[test]
+fn a_named_weight_set_is_its_weights_and_single_weights_override_it() {
+    use pachisi::players::Evaluate;
+    let (_, tuned) = <pachisi::parcheesi::ParcheesiSystem as Evaluate>::WEIGHT_SETS
+        .iter()
+        .find(|(name, _)| *name == "tuned")
+        .unwrap();
+    let spelled = |extra: &str| {
+        let mut p: Vec<String> = tuned.iter().map(|(k, w)| format!("{k}={w}")).collect();
+        if !extra.is_empty() {
+            p.push(extra.into());
+        }
+        format!("greedy:{}", p.join(","))
+    };
+    for preset in ["parcheesi", "pachisi-online"] {
+        let mut g = Game::from_preset(preset, 4).unwrap();
+        let mut checked = 0;
+        while !g.is_over() && checked < 60 {
+            if g.is_chance_node() {
+                g.roll().unwrap();
+                continue;
+            }
+            let set = players::best_play(&g, "greedy:weights=tuned", 3).unwrap();
+            assert_eq!(set, players::best_play(&g, &spelled(""), 3).unwrap());
+            let over = players::best_play(&g, "greedy:weights=tuned,risk=-7", 3).unwrap();
+            assert_eq!(
+                over,
+                players::best_play(&g, &spelled("risk=-7"), 3).unwrap()
+            );
+            checked += 1;
+            g.play(&set).unwrap();
+        }
+    }
+    // Backgammon has no `tuned` set: its defaults stay.
+    let mut g = Game::from_preset("backgammon", 2).unwrap();
+    for _ in 0..20 {
+        if g.is_over() {
+            break;
+        }
+        if g.is_chance_node() {
+            g.roll().unwrap();
+            continue;
+        }
+        let a = players::best_play(&g, "greedy:weights=tuned", 1).unwrap();
+        assert_eq!(a, players::best_play(&g, "greedy", 1).unwrap());
+        g.play(&a).unwrap();
+    }
 }
 
 #[test]
@@ -392,15 +458,55 @@ proptest! {
     #[test]
     fn random_games_driven_by_players_stay_legal(
         set in 0usize..10,
-        which in 0usize..4,
+        which in 0usize..5,
         seed in 0u64..1_000,
     ) {
         let sets = rule_sets();
         let rules = &sets[set % sets.len()];
-        let spec = ["random", "greedy", "expectimax:depth=2", "mcts:iterations=25"][which];
+        let spec = [
+            "random",
+            "greedy",
+            "expectimax:depth=2",
+            "mcts:iterations=25",
+            "expectimax:depth=2,mode=greedy,weights=tuned",
+        ][which];
         let mut g = Game::new(rules, seed);
         drive(&mut g, spec, "greedy", 3, seed);
         prop_assert!(g.is_over());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Search specs with any mode, weight set and single weights print a canonical text that
+    /// parses back to the same spec.
+    #[test]
+    fn search_specs_with_modes_and_weight_sets_round_trip(
+        kind in 0usize..3,
+        depth in 1u32..=4,
+        mode in 0usize..4,
+        set in any::<bool>(),
+        risk in proptest::option::of(-10.0f64..10.0),
+    ) {
+        let mut params = Vec::new();
+        if kind == 1 {
+            params.push(format!("depth={depth}"));
+            params.push(format!("mode={}", ["auto", "paranoid", "maxn", "greedy"][mode]));
+        }
+        if set {
+            params.push("weights=tuned".to_string());
+        }
+        if let Some(r) = risk {
+            params.push(format!("risk={r}"));
+        }
+        let text = format!("{}:{}", ["greedy", "expectimax", "mcts"][kind], params.join(","));
+        let spec: PlayerSpec = text.parse().unwrap();
+        prop_assert_eq!(spec.weight_set.as_deref(), set.then_some("tuned"));
+        let canonical = spec.to_string();
+        prop_assert_eq!(canonical.parse::<PlayerSpec>().unwrap(), spec.clone());
+        prop_assert_eq!(canonical.contains("weights=tuned"), set);
+        prop_assert_eq!(canonical.contains("mode=greedy"), kind == 1 && mode == 3);
     }
 }
 

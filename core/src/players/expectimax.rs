@@ -18,6 +18,8 @@ use crate::system::{Node, Orders};
 
 struct Search<'e, 'a, R: Evaluate> {
     ev: &'e Evaluator<'a, R>,
+    /// `mode=greedy`: the evaluator (default weights) that predicts the other sides' plays.
+    model: Option<&'e Evaluator<'a, R>>,
     /// The root mover's side, as a mask of seats.
     root_team: u16,
     /// Reused play lists, one per decision ply.
@@ -279,6 +281,21 @@ impl<R: Evaluate> Search<'_, '_, R> {
                     return self.maxn(&c, depth, true);
                 }
                 let mover = sys.to_move(s) as usize;
+                if let Some(model) = self.model.filter(|_| self.root_team & (1 << mover) == 0) {
+                    // The other side plays as the default greedy player would: follow its play
+                    // only (the first of its best, where greedy would break the tie at random).
+                    let mut best_play = plays[0];
+                    let mut best_v = f64::NEG_INFINITY;
+                    for play in plays.iter() {
+                        let v = model.values(&child(sys, s, play))[mover];
+                        if v > best_v + TIE {
+                            best_v = v;
+                            best_play = *play;
+                        }
+                    }
+                    self.give_back(depth, plays);
+                    return self.maxn(&child(sys, s, &best_play), depth - 1, false);
+                }
                 let mut best = [f64::NEG_INFINITY; 4];
                 for play in plays.iter() {
                     let v = self.maxn(&child(sys, s, play), depth - 1, false);
@@ -307,11 +324,13 @@ pub(crate) fn choose<R: Evaluate>(
     let depth = spec.depth.max(1) as usize;
     let paranoid = match spec.mode {
         SearchMode::Paranoid => true,
-        SearchMode::MaxN => false,
+        SearchMode::MaxN | SearchMode::Greedy => false,
         SearchMode::Auto => ev.sides() <= 2,
     };
+    let model = (spec.mode == SearchMode::Greedy).then(|| Evaluator::new(sys, &[]));
     let mut search = Search {
         ev,
+        model: model.as_ref(),
         root_team: sys.team(mover),
         lists: vec![Vec::new(); depth + 1],
         star2: true,
@@ -404,6 +423,7 @@ mod tests {
                 let mover = sys.to_move(s);
                 let mut search = Search {
                     ev: &ev,
+                    model: None,
                     root_team: sys.team(mover),
                     lists: vec![Vec::new(); 3],
                     star2: true,
@@ -466,6 +486,7 @@ mod tests {
             for star2 in [false, true] {
                 let mut search = Search {
                     ev: &ev,
+                    model: None,
                     root_team: sys.team(mover),
                     lists: vec![Vec::new(); 4],
                     star2,
@@ -495,5 +516,67 @@ mod tests {
             with < without,
             "Star2 visited {with} positions, Star1 alone {without}"
         );
+    }
+
+    /// `mode=greedy`: at another side's decision the search follows the play the default
+    /// evaluator values best for that side and values it with the player's own weights; at the
+    /// root side's decisions it is max^n.
+    #[test]
+    fn greedy_mode_follows_the_default_greedy_play_of_the_other_sides() {
+        let sys = crate::parcheesi::ParcheesiRules::parcheesi()
+            .build()
+            .unwrap();
+        let own = Evaluator::new(
+            &sys,
+            &[("risk".to_string(), -6.0), ("safe".to_string(), 9.0)],
+        );
+        let model = Evaluator::new(&sys, &[]);
+        let mut rng = rng_from_seed(3);
+        let (mut differ, mut checked) = (0, 0);
+        for seed in 0..4 {
+            let mut dice = rng_from_seed(seed);
+            random_walk(&sys, &mut dice, &mut rng, 300, |_, s, plays| {
+                if plays.len() < 2 {
+                    return;
+                }
+                let mover = sys.to_move(s) as usize;
+                // The root side: the seat after the mover, so `s` is another side's decision.
+                let root = (mover + 1) % 4;
+                let mut search = Search {
+                    ev: &own,
+                    model: Some(&model),
+                    root_team: sys.team(root as u8),
+                    lists: vec![Vec::new(); 3],
+                    star2: true,
+                    visits: 0,
+                };
+                let modelled = search.maxn(s, 1, false);
+                let value = |ev: &Evaluator<'_, _>, p: &Play| ev.values(&child(&sys, s, p))[mover];
+                let greedy_play = plays
+                    .iter()
+                    .fold((f64::NEG_INFINITY, plays[0]), |(bv, bp), p| {
+                        let v = value(&model, p);
+                        if v > bv + TIE { (v, *p) } else { (bv, bp) }
+                    })
+                    .1;
+                assert_eq!(modelled, own.values(&child(&sys, s, &greedy_play)));
+                // Plain max^n lets the mover maximise by the player's own weights instead.
+                search.model = None;
+                let maxn = search.maxn(s, 1, false);
+                let own_best = plays
+                    .iter()
+                    .map(|p| value(&own, p))
+                    .fold(f64::MIN, f64::max);
+                assert!((maxn[mover] - own_best).abs() < 1e-12);
+                differ += (maxn != modelled) as usize;
+                // At the root side's own decision the model is not used.
+                search.model = Some(&model);
+                search.root_team = sys.team(mover as u8);
+                assert_eq!(search.maxn(s, 1, false)[mover], own_best);
+                checked += 1;
+            });
+        }
+        assert!(checked > 50, "{checked}");
+        assert!(differ > 0, "the own weights never disagreed with the model");
     }
 }

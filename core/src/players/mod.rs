@@ -11,8 +11,8 @@
 //! | player | parameters (default) |
 //! |---|---|
 //! | `random` | none: uniform over the distinct legal plays |
-//! | `greedy` | evaluator weights, e.g. `risk=-2` |
-//! | `expectimax` | `depth` (2), decision plies; `mode` (`auto`): `paranoid` or `maxn`; weights |
+//! | `greedy` | evaluator weights: a named set (`weights=tuned`), single weights (`risk=-2`) |
+//! | `expectimax` | `depth` (2), decision plies; `mode` (`auto`): `paranoid`, `maxn` or `greedy` (the other sides play as default `greedy`); weights |
 //! | `td` | `depth` (1): 1 plays on the network, more searches with expectimax over it; `mode`; `weights` (the shipped network): a registered network's key, or a file's path in C, Python and the `pachisi` command |
 //! | `mcts` | `iterations` (1000); `time_ms` (none); `c` (0.7); `prior` (8), virtual visits at the evaluator's value; `leaf` (`eval`): `eval`, `random`, `greedy`; `playout_depth` (0 = to the end); weights |
 //! | `pubeval` | none: Tesauro's public linear backgammon evaluator at one ply (backgammon only) |
@@ -231,15 +231,15 @@ pub(crate) fn choose_typed<R: Evaluate>(
     match spec.kind {
         PlayerKind::Random => crate::sim::uniform_index(rng, plays.len()),
         PlayerKind::Greedy => {
-            let ev = Evaluator::new(sys, &spec.weights);
+            let ev = Evaluator::for_spec(sys, spec);
             greedy::choose(&ev, s, plays, rng)
         }
         PlayerKind::Expectimax => {
-            let ev = Evaluator::new(sys, &spec.weights);
+            let ev = Evaluator::for_spec(sys, spec);
             expectimax::choose(&ev, s, plays, spec, rng)
         }
         PlayerKind::Mcts => {
-            let ev = Evaluator::new(sys, &spec.weights);
+            let ev = Evaluator::for_spec(sys, spec);
             mcts::choose(&ev, s, plays, spec, rng)
         }
         // Outside backgammon (reached only through `choose_at`, which cannot fail; `choose`,
@@ -347,6 +347,19 @@ macro_rules! decision_enum {
             }
         }
 
+        /// Every named weight set of every evaluator, once each.
+        fn all_weight_set_names() -> Vec<&'static str> {
+            let mut names: Vec<&'static str> = Vec::new();
+            $(
+                for (name, _) in <<$rules as SystemRules>::System as Evaluate>::WEIGHT_SETS {
+                    if !names.contains(name) {
+                        names.push(name);
+                    }
+                }
+            )*
+            names
+        }
+
         /// Every feature name of every evaluator, once each.
         fn all_feature_names() -> Vec<&'static str> {
             let mut names: Vec<&'static str> = Vec::new();
@@ -418,7 +431,7 @@ pub fn mcts_report(game: &Game, spec: &str, seed: u64) -> Result<MctsReport> {
         type Output = MctsReport;
         fn visit<R: Evaluate>(self, sys: &R, s: &R::State) -> MctsReport {
             let (spec, plays) = (self.0, self.1);
-            let ev = Evaluator::new(sys, &spec.weights);
+            let ev = Evaluator::for_spec(sys, spec);
             let mut rng = rng_from_seed(self.2);
             let (choice, c) = mcts::search(&ev, s, plays, spec, &mut rng);
             MctsReport {

@@ -47,6 +47,10 @@ pub enum SearchMode {
     Paranoid,
     /// Each side maximises its own value (max^n); no pruning.
     MaxN,
+    /// The other sides are modelled as the default `greedy` player: at their decisions the
+    /// search follows the one play the evaluator with default weights values best for them (no
+    /// branching there), and the mover's own weights value the leaves (max^n otherwise).
+    Greedy,
 }
 
 /// How MCTS values a new node.
@@ -72,6 +76,9 @@ pub enum Leaf {
 /// assert_eq!(j.to_string(), "greedy:risk=-2");
 /// assert!("expectimax:depth=0".parse::<PlayerSpec>().is_err());
 /// assert!("greedy:iterations=5".parse::<PlayerSpec>().is_err());
+/// let t: PlayerSpec = "expectimax:mode=greedy,weights=tuned".parse().unwrap();
+/// assert_eq!(t.weight_set.as_deref(), Some("tuned"));
+/// assert_eq!(t.to_string(), "expectimax:depth=2,mode=greedy,weights=tuned");
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlayerSpec {
@@ -94,6 +101,10 @@ pub struct PlayerSpec {
     pub playout_depth: u32,
     /// MCTS: virtual visits at the evaluator's value that a new play starts with (0: none).
     pub prior: u32,
+    /// A named weight set of the evaluator ([`crate::players::Evaluate::WEIGHT_SETS`], e.g.
+    /// `tuned`) that replaces the defaults before [`PlayerSpec::weights`] apply (greedy,
+    /// expectimax, mcts: `weights=<name>`).
+    pub weight_set: Option<String>,
     /// Evaluator weights changed from their defaults, by feature name.
     pub weights: Vec<(String, f64)>,
     /// `td`: the network, by the key it is registered under ([`crate::players::register_network`];
@@ -116,6 +127,7 @@ impl PlayerSpec {
             leaf: Leaf::Eval,
             playout_depth: 0,
             prior: 8,
+            weight_set: None,
             weights: Vec::new(),
             network: None,
         }
@@ -135,7 +147,10 @@ impl PlayerSpec {
         for (k, v) in map {
             match k.as_str() {
                 "player" => {}
-                "weights" if spec.kind == PlayerKind::Td => spec.set(k, &json_text(v))?,
+                // A network's key (td) or a named weight set (a string).
+                "weights" if spec.kind == PlayerKind::Td || v.is_string() => {
+                    spec.set(k, &json_text(v))?
+                }
                 "weights" => {
                     let Value::Object(w) = v else {
                         return Err(Error::InvalidPlayer(
@@ -168,12 +183,25 @@ impl PlayerSpec {
         let bad =
             |what: &str| Error::InvalidPlayer(format!("`{key}` must be {what}, got `{value}`"));
         match key {
-            "weights" => {
-                only(&[PlayerKind::Td])?;
+            "weights" if kind == PlayerKind::Td => {
                 if value.is_empty() {
                     return Err(bad("a registered network's key or a weights file's path"));
                 }
                 self.network = Some(value.to_string());
+            }
+            "weights" => {
+                only(&[PlayerKind::Greedy, PlayerKind::Expectimax, PlayerKind::Mcts])?;
+                let sets = super::all_weight_set_names();
+                if !sets.contains(&value) {
+                    return Err(bad(&format!(
+                        "a named weight set ({})",
+                        sets.iter()
+                            .map(|n| format!("`{n}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )));
+                }
+                self.weight_set = Some(value.to_string());
             }
             "depth" => {
                 only(&[PlayerKind::Expectimax, PlayerKind::Td])?;
@@ -189,7 +217,8 @@ impl PlayerSpec {
                     "auto" => SearchMode::Auto,
                     "paranoid" => SearchMode::Paranoid,
                     "maxn" => SearchMode::MaxN,
-                    _ => return Err(bad("`auto`, `paranoid` or `maxn`")),
+                    "greedy" => SearchMode::Greedy,
+                    _ => return Err(bad("`auto`, `paranoid`, `maxn` or `greedy`")),
                 };
             }
             "iterations" => {
@@ -342,6 +371,7 @@ impl fmt::Display for PlayerSpec {
                         SearchMode::Auto => "auto",
                         SearchMode::Paranoid => "paranoid",
                         SearchMode::MaxN => "maxn",
+                        SearchMode::Greedy => "greedy",
                     };
                     params.push(format!("mode={m}"));
                 }
@@ -369,6 +399,9 @@ impl fmt::Display for PlayerSpec {
                     params.push(format!("prior={}", self.prior));
                 }
             }
+        }
+        if let Some(set) = &self.weight_set {
+            params.push(format!("weights={set}"));
         }
         for (k, w) in &self.weights {
             params.push(format!("{k}={w}"));

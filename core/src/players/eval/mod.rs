@@ -72,6 +72,17 @@ pub trait Evaluate: RuleSystem + crate::rl::Encode {
     /// This system's decision node at `s` (for [`crate::Policy::choose_at`]).
     fn decision<'a>(&'a self, s: &'a Self::State) -> Decision<'a>;
 
+    /// Named weight sets besides the defaults, chosen by `weights=<name>` in a greedy,
+    /// expectimax or mcts spec: `(name, weights that differ from the defaults)`. A set a
+    /// system lacks leaves its defaults (a spec is not tied to one system).
+    ///
+    /// ```
+    /// use pachisi::parcheesi::ParcheesiSystem;
+    /// use pachisi::players::Evaluate;
+    /// assert!(ParcheesiSystem::WEIGHT_SETS.iter().any(|(name, _)| *name == "tuned"));
+    /// ```
+    const WEIGHT_SETS: &'static [(&'static str, &'static [(&'static str, f64)])] = &[];
+
     /// Whether [`Evaluate::pubeval`] scores this system's positions (backgammon only).
     const HAS_PUBEVAL: bool = false;
 
@@ -115,14 +126,32 @@ impl<'a, R: Evaluate> Evaluator<'a, R> {
     /// The evaluator of `sys` with default weights, some changed by name (names the system's
     /// evaluator lacks are ignored: specs are not tied to one system).
     pub fn new(sys: &'a R, overrides: &[(String, f64)]) -> Evaluator<'a, R> {
+        Evaluator::with_set(sys, None, overrides)
+    }
+
+    /// The evaluator of a player spec: the defaults, then its named weight set (where `sys`
+    /// has one of that name, [`Evaluate::WEIGHT_SETS`]), then its single weights.
+    pub fn for_spec(sys: &'a R, spec: &super::PlayerSpec) -> Evaluator<'a, R> {
+        Evaluator::with_set(sys, spec.weight_set.as_deref(), &spec.weights)
+    }
+
+    fn with_set(sys: &'a R, set: Option<&str>, overrides: &[(String, f64)]) -> Evaluator<'a, R> {
         let mut weights = [0.0; MAX_FEATURES];
         for (w, f) in weights.iter_mut().zip(R::FEATURES) {
             *w = f.weight;
         }
-        for (name, w) in overrides {
+        let mut set_weights = |name: &str, w: f64| {
             if let Some(i) = R::FEATURES.iter().position(|f| f.name == name) {
-                weights[i] = *w;
+                weights[i] = w;
             }
+        };
+        if let Some((_, ws)) = set.and_then(|n| R::WEIGHT_SETS.iter().find(|(k, _)| *k == n)) {
+            for &(name, w) in ws.iter() {
+                set_weights(name, w);
+            }
+        }
+        for (name, w) in overrides {
+            set_weights(name, *w);
         }
         let seats = sys.seats().min(4) as usize;
         let mut side_of = [0usize; 4];

@@ -78,6 +78,21 @@ impl Evaluate for ParcheesiSystem {
         },
     ];
 
+    /// `tuned`: fitted to beat the default `greedy` in four-seat Parcheesi by the cross-entropy
+    /// method of the `tune` example (docs/PLAYERS.md, *Tuned weights*).
+    const WEIGHT_SETS: &'static [(&'static str, &'static [(&'static str, f64)])] = &[(
+        "tuned",
+        &[
+            ("progress", 0.617),
+            ("home", 3.763),
+            ("nest", -12.426),
+            ("risk", -0.825),
+            ("safe", 3.296),
+            ("blockade", 1.808),
+            ("home_path", 2.273),
+        ],
+    )];
+
     fn features(&self, s: &ParcheesiState, out: &mut [Row; 4]) {
         let r = self.rules();
         let seats = self.seats();
