@@ -657,13 +657,11 @@ fn for_each_die_step<'a>(
             }
         }
     }
-    if sys.rules.enter_with_sum && n >= 2 && !left[..n].contains(&5) {
-        let mut pair = false;
-        for i in 0..n {
-            for j in i + 1..n {
-                pair |= left[i] + left[j] == 5;
-            }
-        }
+    if sys.rules.enter_with_sum && n >= 2 {
+        // Two values sum to five (1 + 4 or 2 + 3; none is a five itself): a bit per value left
+        // (the zero padding sets bit 0, which no pair tests).
+        let m = left.iter().fold(0u32, |m, &v| m | 1 << (v & 31));
+        let pair = m & 1 << 5 == 0 && (m & 0b1_0010 == 0b1_0010 || m & 0b1100 == 0b1100);
         if pair && let Some(c) = sys.landing(seat, ENTRY, true, occ) {
             for (pi, &p) in pieces.iter().enumerate() {
                 if p == NEST && !same(pi) {
