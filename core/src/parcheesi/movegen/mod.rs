@@ -544,12 +544,18 @@ fn generate_with(
             // (looked up as they were listed, or memo keys) and no other kind equals them.
             let plain_unique = !ctx.late_dedup;
             let mut kept = 0;
+            // One bit per key scanned so far ([`key_bit`]): a key whose bit is clear is not kept
+            // yet, and needs no scan (the skipped plain keys equal none of them).
+            let mut scanned_bits = 0u64;
             ctx.out.retain(|i| {
                 let key = keys[i];
                 let dup = if plain_unique && key & PLAIN_TAG != 0 {
                     false
                 } else if small {
-                    keys[..kept].contains(&key)
+                    let bit = key_bit(key);
+                    let seen = scanned_bits & bit != 0 && keys[..kept].contains(&key);
+                    scanned_bits |= bit;
+                    seen
                 } else {
                     !listed.insert(key)
                 };
