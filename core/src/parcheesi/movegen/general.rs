@@ -109,10 +109,11 @@ pub(super) fn dfs(ctx: &mut Ctx, s: &ParcheesiState, play: &mut Play, root: bool
                 if p == NEST || p == HOME || (ctx.distinct && same(pi)) {
                     continue;
                 }
-                for route in [true, false] {
-                    if !route && !sys.goes_round(p, v) {
-                        break;
-                    }
+                // The home route, then going round where it exists (a counted loop: cheaper than
+                // iterating over `[true, false]` with a `break`).
+                let routes = 1 + sys.goes_round(p, v) as u8;
+                for r in 0..routes {
+                    let route = r == 0;
                     if let Some((d, c)) = sys.try_move(seat, p, v, route, &occ) {
                         if let Some((score, rest, code)) = leaf
                             && c == 0

@@ -43,10 +43,11 @@ pub(super) fn two_dice(ctx: &mut Ctx, root: Plain, play: &mut Play) {
             if p == HOME {
                 continue;
             }
-            for route in [true, false] {
-                if !route && !sys.goes_round(p, v) {
-                    break;
-                }
+            // The home route, then going round where it exists (a counted loop: cheaper than
+            // iterating over `[true, false]` with a `break`).
+            let routes = 1 + sys.goes_round(p, v) as u8;
+            for r in 0..routes {
+                let route = r == 0;
                 if let Some((d, c)) = sys.try_move(seat, p, v, route, &occ) {
                     let touched = if vi == 1 && prunes {
                         sys.touched(seat, p, v, route)
