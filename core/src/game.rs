@@ -1242,6 +1242,15 @@ impl<R: RuleSystem> GameOf<R> {
     /// The whole game as JSON text: exactly the text of [`GameOf::to_value`], written from the
     /// parts each history entry keeps once written (most of a record is its history, and a
     /// game's history is shared by its copies and by the game after further actions).
+    ///
+    /// ```
+    /// use pachisi::parcheesi::ParcheesiRules;
+    /// use pachisi::{GameOf, Rules, SystemRules};
+    /// let system = ParcheesiRules::parcheesi().build().unwrap();
+    /// let mut g = GameOf::new(system, Rules::preset("parcheesi").unwrap(), 3);
+    /// g.roll().unwrap();
+    /// assert_eq!(g.to_json(), g.to_value().to_string());
+    /// ```
     pub fn to_json(&self) -> String {
         // The steps taken before each action, newest first, as `snapshots` finds them.
         let mut after = self.taken;
@@ -1999,7 +2008,8 @@ impl Game {
     pub fn to_value(&self) -> Value {
         each!(self, g => g.to_value())
     }
-    /// The whole game as JSON text (round-trips exactly through [`Game::from_json`]).
+    /// The whole game as JSON text (round-trips exactly through [`Game::from_json`]): the text
+    /// of [`Game::to_value`], keys sorted.
     pub fn to_json(&self) -> String {
         each!(self, g => g.to_json())
     }

@@ -201,9 +201,9 @@ fn a_record_standing_at_an_unplayable_roll_is_rejected() {
 #[test]
 fn to_json_is_the_text_of_to_value() {
     for v in variants() {
-        for seed in 0..3 {
+        for seed in 0..2 {
             let mut g = Game::from_preset(v, seed).unwrap();
-            for k in 0..90 {
+            for k in 0..70 {
                 let copy = g.clone();
                 g = played_on(g, k);
                 // A copy shares the entries written for the game it was copied from.

@@ -1,16 +1,25 @@
-//! Times a target's body over its committed seeds (and `fuzz/corpus/<target>` when present),
-//! each input also mutated a few times, on stable and without libFuzzer, for profiling:
-//! `cargo run --release --manifest-path fuzz/Cargo.toml --example bench -- <target> [rounds]`.
+//! Runs a target's body over its committed seeds and regression inputs (and the files of a
+//! directory, if given), each input also mutated four times, `rounds` times over, on stable and
+//! without libFuzzer: a fixed workload to time and profile (`perf record`) the checks.
+//! `cargo run --release --manifest-path fuzz/Cargo.toml --no-default-features --example bench --
+//! <target> [rounds] [dir]`; `bench dump <rules> <seed> <actions>` prints a seeded game's
+//! record, `bench unit <rules> <seed> <actions>` times what its record costs.
 
 use pachisi_fuzz::Choices;
 use std::path::Path;
 use std::time::Instant;
 
-fn inputs(target: &str) -> Vec<Vec<u8>> {
+/// The committed seeds and regression inputs of `target`, then the files of `extra` if given.
+fn inputs(target: &str, extra: Option<&str>) -> Vec<Vec<u8>> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut dirs = vec![
+        root.join("seeds").join(target),
+        root.join("regressions").join(target),
+    ];
+    dirs.extend(extra.map(Into::into));
     let mut out = Vec::new();
-    for dir in ["seeds", "corpus", "regressions"] {
-        let Ok(entries) = std::fs::read_dir(root.join(dir).join(target)) else {
+    for dir in dirs {
+        let Ok(entries) = std::fs::read_dir(dir) else {
             continue;
         };
         let mut files: Vec<_> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
@@ -84,7 +93,7 @@ fn main() {
         "steps" => pachisi_fuzz::steps,
         other => panic!("no target {other}"),
     };
-    let seeds = inputs(target);
+    let seeds = inputs(target, args.get(3).map(String::as_str));
     // Mutations as libFuzzer makes them, roughly: a few bytes changed, the header kept or not.
     let mut choices = Choices::new(1);
     let mut count = 0usize;
