@@ -211,11 +211,15 @@ static ROUND_TRIPS: AtomicUsize = AtomicUsize::new(0);
 /// history entry, `to_value` serializes the whole game, and writing it twice per record would
 /// double the cost of the targets that start from a seeded game.
 fn round_trip_record(game: &Game, json: &str) {
-    if ROUND_TRIPS.fetch_add(1, Ordering::Relaxed) % 16 == 0 {
-        let value = game.to_value();
+    if ROUND_TRIPS
+        .fetch_add(1, Ordering::Relaxed)
+        .is_multiple_of(16)
+    {
+        // Compared as text: a `Value` compared with a `&str` is a JSON string's comparison.
+        let text = game.to_value().to_string();
         assert!(
-            value.to_string() == json,
-            "to_json is not the text of to_value\nto_json:  {json}\nto_value: {value}"
+            text == json,
+            "to_json is not the text of to_value\nto_json:  {json}\nto_value: {text}"
         );
     }
     let back = Game::from_json(json)
