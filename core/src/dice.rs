@@ -179,10 +179,27 @@ pub mod rng_serde {
         increment: String,
     }
 
+    /// The generator's two words, `(state, increment)`: `rand_pcg` shows them only to serde.
+    fn words(rng: &GameRng) -> Result<Words, serde_json::Error> {
+        let text = serde_json::to_vec(rng)?;
+        serde_json::from_slice(&text)
+    }
+
+    /// The generator as the JSON text [`serialize`] makes of it through a `serde_json::Value`
+    /// (keys sorted): `{"increment":"…","state":"…"}`.
+    pub(crate) fn json_text(rng: &GameRng) -> String {
+        match words(rng) {
+            Ok(w) => format!(
+                "{{\"increment\":\"{:032x}\",\"state\":\"{:032x}\"}}",
+                w.increment, w.state
+            ),
+            Err(_) => "null".into(),
+        }
+    }
+
     /// Writes the generator.
     pub fn serialize<S: Serializer>(rng: &GameRng, s: S) -> Result<S::Ok, S::Error> {
-        let text = serde_json::to_string(rng).map_err(serde::ser::Error::custom)?;
-        let w: Words = serde_json::from_str(&text).map_err(serde::ser::Error::custom)?;
+        let w = words(rng).map_err(serde::ser::Error::custom)?;
         HexWords {
             state: format!("{:032x}", w.state),
             increment: format!("{:032x}", w.increment),
@@ -201,7 +218,11 @@ pub mod rng_serde {
         if w.increment % 2 == 0 {
             return Err(serde::de::Error::custom("generator increment must be odd"));
         }
-        let text = serde_json::to_string(&w).map_err(serde::de::Error::custom)?;
-        serde_json::from_str(&text).map_err(serde::de::Error::custom)
+        // The words go to the generator's own serde, as a map, without text in between.
+        let fields = [("state", w.state), ("increment", w.increment)];
+        let map = serde::de::value::MapDeserializer::<_, serde::de::value::Error>::new(
+            fields.into_iter(),
+        );
+        GameRng::deserialize(map).map_err(serde::de::Error::custom)
     }
 }

@@ -171,6 +171,52 @@ struct Record<S> {
     /// Rolls made before the action.
     rolls: u32,
     events: Vec<Event>,
+    /// The entry's parts of the JSON record, written on first use: a record never changes and
+    /// copies of a game share it, so a record is written once however often it is saved.
+    text: OnceLock<RecordText>,
+}
+
+/// A history entry's parts of the game's JSON text (see [`GameOf::to_json`]).
+#[derive(Debug)]
+struct RecordText {
+    /// Its snapshot up to its `taken` field, which depends on the entry after it:
+    /// `{"log_len":…,"rng":…,"state":…,` (keys sorted as `serde_json::Value` writes them).
+    snapshot: String,
+    /// Its logged events as JSON, comma-separated (empty when it logged none).
+    log: String,
+}
+
+/// `value` as JSON text, exactly as `serde_json::to_value(value)?.to_string()` writes it (keys
+/// sorted), which is how the record's text was always written.
+fn value_text<T: Serialize + ?Sized>(value: &T) -> String {
+    serde_json::to_value(value)
+        .unwrap_or(Value::Null)
+        .to_string()
+}
+
+impl<S: Serialize> Record<S> {
+    /// The entry's parts of the JSON text, written on first use.
+    fn text(&self) -> &RecordText {
+        self.text.get_or_init(|| {
+            // The snapshot without `taken`, its last key, as `serde_json::Value` writes it.
+            let snapshot = format!(
+                "{{\"log_len\":{},\"rng\":{},\"state\":{},",
+                self.log_len,
+                crate::dice::rng_serde::json_text(&self.rng),
+                value_text(&self.state)
+            );
+            let log: Vec<String> = self
+                .events
+                .iter()
+                .filter(|e| e.is_logged())
+                .map(value_text)
+                .collect();
+            RecordText {
+                snapshot,
+                log: log.join(","),
+            }
+        })
+    }
 }
 
 impl<S> Record<S> {
@@ -538,6 +584,7 @@ impl<R: RuleSystem> GameOf<R> {
             log_len: before.log_len,
             rolls: before.rolls,
             events,
+            text: OnceLock::new(),
         }));
         self.log_count += logged;
         self.roll_count = before.rolls + rolled;
@@ -1187,6 +1234,86 @@ impl<R: RuleSystem> GameOf<R> {
         serde_json::to_value(&j).unwrap_or(Value::Null)
     }
 
+    /// The whole game as JSON text: exactly the text of [`GameOf::to_value`], written from the
+    /// parts each history entry keeps once written (most of a record is its history, and a
+    /// game's history is shared by its copies and by the game after further actions).
+    ///
+    /// ```
+    /// use pachisi::parcheesi::ParcheesiRules;
+    /// use pachisi::{GameOf, Rules, SystemRules};
+    /// let system = ParcheesiRules::parcheesi().build().unwrap();
+    /// let mut g = GameOf::new(system, Rules::preset("parcheesi").unwrap(), 3);
+    /// g.roll().unwrap();
+    /// assert_eq!(g.to_json(), g.to_value().to_string());
+    /// ```
+    pub fn to_json(&self) -> String {
+        // The steps taken before each action, newest first, as `snapshots` finds them.
+        let mut after = self.taken;
+        let entries: Vec<(&Record<R::State>, Play)> = self
+            .records()
+            .map(|r| {
+                let taken = r.taken_before(&after);
+                after = taken;
+                (r, taken)
+            })
+            .collect();
+        let texts: Vec<&RecordText> = entries.iter().map(|(r, _)| r.text()).collect();
+        let size: usize = texts
+            .iter()
+            .map(|t| t.snapshot.len() + t.log.len() + 16)
+            .sum();
+        let mut out = String::with_capacity(size + 2048);
+        let play_text = |play: &Play| {
+            if play.is_empty() {
+                "[]".to_string()
+            } else {
+                value_text(play)
+            }
+        };
+        out.push_str("{\"history\":[");
+        for (i, ((_, taken), text)) in entries.iter().zip(&texts).rev().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(&text.snapshot);
+            out.push_str("\"taken\":");
+            out.push_str(&play_text(taken));
+            out.push('}');
+        }
+        out.push_str("],\"log\":[");
+        let mut first = true;
+        let opening: Vec<String> = self
+            .opening
+            .iter()
+            .filter(|e| e.is_logged())
+            .map(value_text)
+            .collect();
+        for part in opening
+            .iter()
+            .map(String::as_str)
+            .chain(texts.iter().rev().map(|t| t.log.as_str()))
+        {
+            if part.is_empty() {
+                continue;
+            }
+            if !first {
+                out.push(',');
+            }
+            first = false;
+            out.push_str(part);
+        }
+        out.push_str("],\"rng\":");
+        out.push_str(&crate::dice::rng_serde::json_text(&self.rng));
+        out.push_str(",\"rules\":");
+        out.push_str(&value_text(self.rules()));
+        out.push_str(",\"state\":");
+        out.push_str(&value_text(&self.start));
+        out.push_str(",\"taken\":");
+        out.push_str(&play_text(&self.taken));
+        out.push('}');
+        out
+    }
+
     /// Reads a game record by replaying it: from the first recorded position, every action
     /// between two recorded positions (a roll, a set roll, a play or a step, named by the log)
     /// must lead to the next one exactly (position, steps taken, generator, log). The error
@@ -1310,7 +1437,7 @@ impl<R: RuleSystem> GameOf<R> {
     /// `history[3].taken`, `log[12]`...), for the error message.
     fn json_error_path(value: &Value) -> String {
         fn fails<T: serde::de::DeserializeOwned>(v: &Value) -> bool {
-            serde_json::from_value::<T>(v.clone()).is_err()
+            T::deserialize(v).is_err()
         }
         let Some(obj) = value.as_object() else {
             return "(the record)".into();
@@ -1360,7 +1487,7 @@ impl<R: RuleSystem> GameOf<R> {
     }
 
     fn from_value_with(system: R, value: Value) -> Result<GameOf<R>> {
-        let j: GameJson<R::State> = match serde_json::from_value(value.clone()) {
+        let j: GameJson<R::State> = match GameJson::deserialize(&value) {
             Ok(j) => j,
             Err(e) => {
                 let path = Self::json_error_path(&value);
@@ -1370,6 +1497,11 @@ impl<R: RuleSystem> GameOf<R> {
                 )));
             }
         };
+        Self::from_record(system, j)
+    }
+
+    /// A record read as JSON: its positions validated, then replayed ([`GameOf::replay_record`]).
+    fn from_record(system: R, j: GameJson<R::State>) -> Result<GameOf<R>> {
         system.validate_state(&j.state)?;
         for h in &j.history {
             system.validate_state(&h.state)?;
@@ -1871,9 +2003,10 @@ impl Game {
     pub fn to_value(&self) -> Value {
         each!(self, g => g.to_value())
     }
-    /// The whole game as JSON text (round-trips exactly through [`Game::from_json`]).
+    /// The whole game as JSON text (round-trips exactly through [`Game::from_json`]): the text
+    /// of [`Game::to_value`], keys sorted.
     pub fn to_json(&self) -> String {
-        self.to_value().to_string()
+        each!(self, g => g.to_json())
     }
     /// The current state (position, turn, pending roll) as a JSON value.
     pub fn state_value(&self) -> Value {
@@ -1889,6 +2022,28 @@ impl Game {
     /// assert_eq!(back.to_json(), g.to_json());
     /// ```
     pub fn from_json(text: &str) -> Result<Game> {
+        // Most records read straight into their types, without a JSON value tree in between
+        // (several times faster); any that does not (a field of the wrong type, a duplicate key)
+        // is read again through a value, which accepts exactly what it always did and names the
+        // field that fails.
+        #[derive(Deserialize)]
+        struct RulesOnly {
+            rules: Value,
+        }
+        struct FromText<'a>(&'a str);
+        impl SystemVisitor for FromText<'_> {
+            type Output = Option<Result<Game>>;
+            fn visit<T: Registered>(self, config: &T) -> Option<Result<Game>> {
+                let j = serde_json::from_str(self.0).ok()?;
+                Some(GameOf::from_record(build(config), j).map(T::into_game))
+            }
+        }
+        if let Ok(RulesOnly { rules }) = serde_json::from_str::<RulesOnly>(text)
+            && let Ok(rules) = Rules::from_value(&rules)
+            && let Some(read) = rules.config().visit(FromText(text))
+        {
+            return read;
+        }
         let value: Value =
             serde_json::from_str(text).map_err(|e| Error::InvalidJson(e.to_string()))?;
         let rules_value = value

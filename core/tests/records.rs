@@ -194,3 +194,96 @@ fn a_record_standing_at_an_unplayable_roll_is_rejected() {
     let msg = Game::from_json(&text).unwrap_err().to_string();
     assert!(msg.contains("no legal play"), "{msg}");
 }
+
+/// `to_json` writes the record from parts each history entry keeps once written; its text must
+/// be exactly that of the record as a JSON value (`to_value`), after every kind of action, for
+/// every preset, and for a game that opened with forfeits.
+#[test]
+fn to_json_is_the_text_of_to_value() {
+    for v in variants() {
+        for seed in 0..2 {
+            let mut g = Game::from_preset(v, seed).unwrap();
+            for k in 0..70 {
+                let copy = g.clone();
+                g = played_on(g, k);
+                // A copy shares the entries written for the game it was copied from.
+                assert_eq!(
+                    copy.to_json(),
+                    copy.to_value().to_string(),
+                    "{v} {seed} {k}"
+                );
+                assert_eq!(g.to_json(), g.to_value().to_string(), "{v} {seed} {k}");
+            }
+        }
+    }
+    let rules = Rules::preset("backgammon").unwrap();
+    let mut g = Game::from_position(&rules, "4HPwATDgc/ABMA", 3).unwrap();
+    for k in 0..20 {
+        g = played_on(g, k);
+        assert_eq!(
+            g.to_json(),
+            g.to_value().to_string(),
+            "backgammon position {k}"
+        );
+    }
+}
+
+/// One action of [`played`]'s policy (the `k`th).
+fn played_on(mut g: Game, k: usize) -> Game {
+    match g.node() {
+        Node::Over => {
+            g.undo().unwrap();
+        }
+        Node::Chance if k % 5 == 0 => {
+            let outcomes = g.chance_outcomes();
+            g.set_roll(outcomes[k % outcomes.len()].roll).unwrap();
+        }
+        Node::Chance => {
+            g.roll().unwrap();
+        }
+        Node::Decision if k % 3 == 0 => {
+            let steps = g.legal_steps();
+            if steps.is_empty() {
+                g.finish_play().unwrap();
+            } else {
+                g.step(&steps[k % steps.len()]).unwrap();
+            }
+        }
+        Node::Decision => {
+            let plays = g.legal_plays();
+            g.play(&plays[k % plays.len()]).unwrap();
+        }
+    }
+    if k % 11 == 10 {
+        g.undo().unwrap();
+    }
+    g
+}
+
+/// `from_json` reads most records straight into their types and the rest through a JSON value;
+/// both read the same records the same way: other key orders, spacing and a repeated key (the
+/// last one counts, as in a JSON value) load, and a field of the wrong type is still named.
+#[test]
+fn records_in_other_layouts_load_the_same() {
+    let g = played("parcheesi", 5, 60);
+    let text = g.to_json();
+    let value: Value = serde_json::from_str(&text).unwrap();
+    let pretty = serde_json::to_string_pretty(&value).unwrap();
+    assert_eq!(Game::from_json(&pretty).unwrap().to_json(), text);
+    // Keys in another order than the sorted one the engine writes.
+    let obj = value.as_object().unwrap();
+    let reordered: Vec<String> = obj
+        .iter()
+        .rev()
+        .map(|(k, v)| format!("{}:{v}", Value::from(k.as_str())))
+        .collect();
+    let reordered = format!("{{{}}}", reordered.join(","));
+    assert_eq!(Game::from_json(&reordered).unwrap().to_json(), text);
+    // A repeated key: the last one counts.
+    let repeated = format!("{{\"taken\":[[1,2]],{}", &text[1..]);
+    assert_eq!(Game::from_json(&repeated).unwrap().to_json(), text);
+    // A field of the wrong type is named by its path.
+    let bad = tampered(&text, |v| v["history"][3]["taken"] = Value::from("x"));
+    let msg = Game::from_json(&bad).unwrap_err().to_string();
+    assert!(msg.contains("history[3].taken"), "{msg}");
+}

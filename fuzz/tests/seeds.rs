@@ -68,6 +68,7 @@ fn prepared_games_are_the_seeded_games() {
             assert_eq!(rest, &[42]);
             assert_eq!(p.game().to_json(), json, "header {h:?}");
             assert_eq!(p.value().to_string(), json, "header {h:?}");
+            assert_eq!(p.json(), json, "header {h:?}");
         }
     }
 }
