@@ -1,8 +1,8 @@
 """Instructions per game of the Python random-play loop, pachisi against pyspiel, by callgrind.
 
-``python benchmarks/loop_instructions.py [--games N]`` runs this file's two loops (random
+``python benchmarks/loop_instructions.py [--games N]`` runs python_bench.py's two loops (random
 backgammon games through ``pachisi`` and through OpenSpiel's ``pyspiel``, the same loops as
-``python_bench.py`` section 1) under ``valgrind --tool=callgrind``, each once with no game and
+``python_bench.py`` section 1, imported from it) under ``valgrind --tool=callgrind``, each once with no game and
 once with N games, and prints the instructions per game (the difference over N) and their ratio.
 Instruction counts do not depend on the machine's load, so the ratio is stable where the
 games/s of ``python_bench.py`` are not (it stands for a time ratio only roughly: instructions per
@@ -15,59 +15,25 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import re
 import subprocess
 import sys
 from typing import Optional, Tuple
 
 
-def loop_pachisi(games: int) -> int:
-    import pachisi
+def loop(which: str, games: int) -> int:
+    """Plays `games` games of `which`'s loop (python_bench.py's section 1); returns decisions."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import python_bench
 
-    rng = random.Random(1)
-    actions = 0
-    for seed in range(games):
-        game = pachisi.Game("backgammon", seed=seed)
-        while not game.is_over:
-            if game.is_chance_node():
-                game.roll()
-            else:
-                plays = game.legal_plays()
-                game.play(rng.choice(plays))
-            actions += 1
-    return actions
-
-
-def loop_pyspiel(games: int) -> int:
-    import pyspiel  # type: ignore[import-not-found]
-
-    rng = random.Random(1)
-    game = pyspiel.load_game("backgammon")
-    actions = 0
-    for _ in range(games):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                r = rng.random()
-                acc = 0.0
-                chosen = outcomes[-1][0]
-                for action, p in outcomes:
-                    acc += p
-                    if r < acc:
-                        chosen = action
-                        break
-                state.apply_action(chosen)
-            else:
-                legal = state.legal_actions()
-                state.apply_action(legal[rng.randrange(len(legal))])
-            actions += 1
-    return actions
+    run = python_bench.bench_pachisi_loop if which == "pachisi" else python_bench.bench_pyspiel_loop
+    result = run(0.0, games_limit=games)
+    assert result is not None, f"{which} is not installed"
+    return int(result["decisions"])
 
 
 def callgrind(which: str, games: int) -> Tuple[int, int]:
-    """(instructions, actions) of one run of `which` under callgrind."""
+    """(instructions, decisions) of one run of `which` under callgrind."""
     env = dict(os.environ, PYTHONHASHSEED="0")
     out = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
@@ -80,14 +46,14 @@ def callgrind(which: str, games: int) -> Tuple[int, int]:
 
 
 def per_game(which: str, games: int) -> Optional[Tuple[float, float]]:
-    """(instructions per game, actions per game), or None when `which` is not installed."""
+    """(instructions per game, decisions per game), or None when `which` is not installed."""
     try:
         __import__("pachisi" if which == "pachisi" else "pyspiel")
     except ImportError:
         return None
     base, _ = callgrind(which, 0)
-    total, actions = callgrind(which, games)
-    return (total - base) / games, actions / games
+    total, decisions = callgrind(which, games)
+    return (total - base) / games, decisions / games
 
 
 def main() -> int:
@@ -96,21 +62,17 @@ def main() -> int:
     ap.add_argument("--run", nargs=2, metavar=("LOOP", "GAMES"))
     args = ap.parse_args()
     if args.run:
-        loop = {"pachisi": loop_pachisi, "pyspiel": loop_pyspiel}[args.run[0]]
-        print(loop(int(args.run[1])))
+        print(loop(args.run[0], int(args.run[1])))
         return 0
     ours = per_game("pachisi", args.games)
     theirs = per_game("pyspiel", args.games)
     assert ours is not None
-    print(f"pachisi: {ours[0] / 1e6:7.3f} M instructions per game, {ours[1]:.1f} actions per game"
-          f" ({ours[0] / ours[1]:,.0f} per action)")
+    print(f"pachisi: {ours[0] / 1e6:7.3f} M instructions per game, {ours[1]:.1f} decisions per game")
     if theirs is None:
         print("pyspiel: skipped (open_spiel is not installed: pip install open_spiel)")
         return 0
-    print(f"pyspiel: {theirs[0] / 1e6:7.3f} M instructions per game, {theirs[1]:.1f} actions per game"
-          f" ({theirs[0] / theirs[1]:,.0f} per action)")
-    print(f"ratio  : pyspiel / pachisi = {theirs[0] / ours[0]:.2f}x per game,"
-          f" {(theirs[0] / theirs[1]) / (ours[0] / ours[1]):.2f}x per action")
+    print(f"pyspiel: {theirs[0] / 1e6:7.3f} M instructions per game, {theirs[1]:.1f} decisions per game")
+    print(f"ratio  : pyspiel / pachisi = {theirs[0] / ours[0]:.2f}x per game")
     return 0
 
 

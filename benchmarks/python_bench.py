@@ -43,11 +43,18 @@ import pachisi
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def bench_pachisi_loop(seconds: float, seed: int = 1) -> Dict[str, Any]:
+def _more(games: int, start: float, seconds: float, games_limit: Optional[int]) -> bool:
+    """Whether a loop goes on: `games_limit` games when given, else `seconds` (at least one game)."""
+    if games_limit is not None:
+        return games < games_limit
+    return time.perf_counter() - start < seconds or games == 0
+
+
+def bench_pachisi_loop(seconds: float, seed: int = 1, games_limit: Optional[int] = None) -> Dict[str, Any]:
     rng = random.Random(seed)
     games = actions = 0
     start = time.perf_counter()
-    while time.perf_counter() - start < seconds or games == 0:
+    while _more(games, start, seconds, games_limit):
         game = pachisi.Game("backgammon", seed=seed + games)
         while not game.is_over:
             if game.is_chance_node():
@@ -59,14 +66,14 @@ def bench_pachisi_loop(seconds: float, seed: int = 1) -> Dict[str, Any]:
         games += 1
     elapsed = time.perf_counter() - start
     return {"games": games, "seconds": elapsed, "games_per_s": games / elapsed,
-            "decisions_per_s": actions / elapsed}
+            "decisions": actions, "decisions_per_s": actions / elapsed}
 
 
 def bench_pachisi_index_loop(seconds: float, seed: int = 1) -> Dict[str, Any]:
     rng = random.Random(seed)
     games = actions = 0
     start = time.perf_counter()
-    while time.perf_counter() - start < seconds or games == 0:
+    while _more(games, start, seconds, None):
         game = pachisi.Game("backgammon", seed=seed + games)
         while not game.is_over:
             if game.is_chance_node():
@@ -77,7 +84,7 @@ def bench_pachisi_index_loop(seconds: float, seed: int = 1) -> Dict[str, Any]:
         games += 1
     elapsed = time.perf_counter() - start
     return {"games": games, "seconds": elapsed, "games_per_s": games / elapsed,
-            "decisions_per_s": actions / elapsed}
+            "decisions": actions, "decisions_per_s": actions / elapsed}
 
 
 def _median(xs: List[int]) -> float:
@@ -100,7 +107,7 @@ def bench_pachisi_calls(seconds: float, seed: int = 1) -> Dict[str, float]:
     rng = random.Random(seed)
     start = time.perf_counter()
     games = 0
-    while time.perf_counter() - start < seconds or games == 0:
+    while _more(games, start, seconds, None):
         game = pachisi.Game("backgammon", seed=seed + games)
         # Older builds have no play_index: then every decision times play().
         by_index = False
@@ -185,7 +192,7 @@ def bench_pyspiel_calls(seconds: float, seed: int = 1) -> Optional[Dict[str, flo
     return {k: max(0.0, _median(v) - overhead) for k, v in times.items()}
 
 
-def bench_pyspiel_loop(seconds: float, seed: int = 1) -> Optional[Dict[str, Any]]:
+def bench_pyspiel_loop(seconds: float, seed: int = 1, games_limit: Optional[int] = None) -> Optional[Dict[str, Any]]:
     try:
         import pyspiel  # type: ignore[import-not-found]
     except ImportError:
@@ -194,7 +201,7 @@ def bench_pyspiel_loop(seconds: float, seed: int = 1) -> Optional[Dict[str, Any]
     game = pyspiel.load_game("backgammon")
     games = actions = 0
     start = time.perf_counter()
-    while time.perf_counter() - start < seconds or games == 0:
+    while _more(games, start, seconds, games_limit):
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
@@ -215,7 +222,7 @@ def bench_pyspiel_loop(seconds: float, seed: int = 1) -> Optional[Dict[str, Any]
         games += 1
     elapsed = time.perf_counter() - start
     return {"games": games, "seconds": elapsed, "games_per_s": games / elapsed,
-            "decisions_per_s": actions / elapsed}
+            "decisions": actions, "decisions_per_s": actions / elapsed}
 
 
 def bench_simulate(games: int, threads: int) -> Dict[str, Any]:
