@@ -1,9 +1,9 @@
 """Instructions per game of the Python random-play loop, pachisi against pyspiel, by callgrind.
 
-``python benchmarks/loop_instructions.py [--games N]`` runs python_bench.py's two loops (random
-backgammon games through ``pachisi`` and through OpenSpiel's ``pyspiel``, the same loops as
-``python_bench.py`` section 1, imported from it) under ``valgrind --tool=callgrind``, each once with no game and
-once with N games, and prints the instructions per game (the difference over N) and their ratio.
+``python benchmarks/loop_instructions.py [--games N]`` runs the two loops of
+``python_bench.py`` section 1 (random backgammon games through ``pachisi`` and through
+OpenSpiel's ``pyspiel``) under ``valgrind --tool=callgrind``, each once with no game and once
+with N games, and prints the instructions per game (the difference over N) and their ratio.
 Instruction counts do not depend on the machine's load, so the ratio is stable where the
 games/s of ``python_bench.py`` are not (it stands for a time ratio only roughly: instructions per
 cycle differ between the two). ``PYTHONHASHSEED=0`` keeps start-up identical between the runs.
