@@ -118,6 +118,11 @@ def test_evaluate_by_rollouts_and_statically(real_variant: str) -> None:
         g.evaluate(rollouts=5, policy="nobody")
 
 
+def test_tournament_names_deals_when_given_games() -> None:
+    with pytest.raises(TypeError, match="deals=N, not games=N"):
+        pachisi.tournament("backgammon", ["greedy", "random"], games=10, seed=1)
+
+
 def test_tournament_result_and_table() -> None:
     lineup = ["greedy", "random", "random", "random"]
     r = pachisi.tournament("pachisi-online", lineup, deals=5, seed=2)

@@ -613,6 +613,12 @@ def tournament(
             "invalid player: tournament() plays specs in Rust; for a Python callable use "
             "simulate(policy=[...]) or play_game()"
         )
+    if "games" in options:
+        # Not a rules option: the count simulate() takes. Say what tournament() takes instead.
+        raise TypeError(
+            "tournament() takes deals=N, not games=N: each deal is played once per rotation "
+            "of the seats, so it plays deals x rotations games (result.games)"
+        )
     raw = tournament_raw(rules, list(players), deals, seed, threads, rotate, **options)
     return TournamentResult(raw, deals, seed)
 
