@@ -22,7 +22,7 @@ test-python: python-dev rl-deps
 	$(PY) -m mypy.stubtest pachisi._native
 	$(PY) -m mypy python/python/pachisi examples/python/tour.py benchmarks/python_bench.py \
 		benchmarks/peers.py examples/python/train_parcheesi.py benchmarks/rl_bench.py \
-		benchmarks/study_bench.py
+		benchmarks/study_bench.py benchmarks/loop_instructions.py
 
 ## The main job: the variant analysis, a study (examples/studies/main.toml, docs/STUDIES.md) on
 ## the local backend: the table, out/main.csv, out/main.json, out/main.png and the store
