@@ -333,14 +333,10 @@ fn openspiel_encoding_plays_exactly_the_legal_plays() {
 /// two equal values spread over four pieces in 1 + 4 + 10 = 15 ways, for h and for l, 225.
 const FAMILY_COUNTING_BOUND: usize = 225;
 
-/// The number of distinct plays of Family Pachisi position `s` with dice `dice` rolled (None
+/// The number of distinct plays of position `s` with `dice` rolled by the seat on turn (None
 /// when the roll leaves no decision, e.g. a missed entry try).
-fn family_plays(
-    sys: &pachisi::family::FamilySystem,
-    s: &pachisi::family::FamilyState,
-    dice: [u8; 2],
-) -> Option<usize> {
-    use pachisi::{Orders, Roll, RuleSystem};
+fn distinct_plays<R: pachisi::RuleSystem>(sys: &R, s: &R::State, dice: [u8; 2]) -> Option<usize> {
+    use pachisi::{Orders, Roll};
     let mut t = *s;
     sys.begin_roll(&mut t, Roll::Dice(dice));
     if sys.node(&t) != Node::Decision {
@@ -384,7 +380,7 @@ fn family_play_count_stays_within_the_counting_bound() {
             for d2 in d1..=6u8 {
                 for _restart in 0..3 {
                     let mut s: FamilyState = sys.initial_state();
-                    let mut cur = family_plays(&sys, &s, [d2, d1]).unwrap_or(0);
+                    let mut cur = distinct_plays(&sys, &s, [d2, d1]).unwrap_or(0);
                     for _ in 0..150 {
                         let mut t = s;
                         let c = uniform_index(&mut rng, seats as usize);
@@ -401,7 +397,7 @@ fn family_play_count_stays_within_the_counting_bound() {
                         if sys.validate_state(&t).is_err() {
                             continue;
                         }
-                        if let Some(n) = family_plays(&sys, &t, [d2, d1])
+                        if let Some(n) = distinct_plays(&sys, &t, [d2, d1])
                             && n >= cur
                         {
                             s = t;
@@ -424,27 +420,10 @@ fn family_play_count_stays_within_the_counting_bound() {
     eprintln!("family: most distinct plays found {best} (bound {FAMILY_COUNTING_BOUND})");
 }
 
-/// The number of distinct plays of a Parcheesi position with `dice` rolled by the seat on turn
-/// (None when the roll leaves no decision).
-fn parcheesi_plays(
-    sys: &pachisi::parcheesi::ParcheesiSystem,
-    s: &pachisi::parcheesi::ParcheesiState,
-    dice: [u8; 2],
-) -> Option<usize> {
-    use pachisi::{Orders, Roll, RuleSystem};
-    let mut t = *s;
-    sys.begin_roll(&mut t, Roll::Dice(dice));
-    if sys.node(&t) != Node::Decision {
-        return None;
-    }
-    let mut plays = Vec::new();
-    sys.generate(&t, Orders::Distinct, &mut plays);
-    Some(plays.len())
-}
-
 /// A search (run it with `--ignored`) for Parcheesi positions with many plays: the `play`
-/// encoding's Parcheesi size (16,384) is not a proven bound, so this is the evidence for it. A hill climb over adversarial positions (every piece of every seat moved to any
-/// square from the nest to home, captures and bonus chains included), for every roll, keeps a
+/// encoding's Parcheesi size (16,384) is not a proven bound, so this is the evidence for it. A
+/// hill climb over adversarial positions (every piece of every seat moved to any square from the
+/// nest to home, captures and bonus chains included), for every roll, keeps a
 /// change that does not lower the number of distinct plays and prints the largest count found
 /// per rule set (Parcheesi with four and two seats, Online Pachisi) and overall with its
 /// position; `RL_PARCHEESI_SEARCH=<steps>` sets the steps per restart (default 120).
@@ -485,7 +464,7 @@ fn parcheesi_play_count_search() {
                 for _restart in 0..2 {
                     // The fields are the crate's own: positions are changed through JSON.
                     let mut s: ParcheesiState = sys.initial_state();
-                    let mut cur = parcheesi_plays(&sys, &s, [d2, d1]).unwrap_or(0);
+                    let mut cur = distinct_plays(&sys, &s, [d2, d1]).unwrap_or(0);
                     for _ in 0..steps {
                         let mut v = serde_json::to_value(s).unwrap();
                         let c = uniform_index(&mut rng, seats);
@@ -498,7 +477,7 @@ fn parcheesi_play_count_search() {
                         if sys.validate_state(&t).is_err() {
                             continue;
                         }
-                        if let Some(n) = parcheesi_plays(&sys, &t, [d2, d1])
+                        if let Some(n) = distinct_plays(&sys, &t, [d2, d1])
                             && n >= cur
                         {
                             s = t;
