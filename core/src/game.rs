@@ -194,6 +194,16 @@ fn value_text<T: Serialize + ?Sized>(value: &T) -> String {
         .to_string()
 }
 
+/// The logged ones of `events` as JSON, comma-separated (empty when none is logged).
+fn logged_text(events: &[Event]) -> String {
+    let parts: Vec<String> = events
+        .iter()
+        .filter(|e| e.is_logged())
+        .map(value_text)
+        .collect();
+    parts.join(",")
+}
+
 impl<S: Serialize> Record<S> {
     /// The entry's parts of the JSON text, written on first use.
     fn text(&self) -> &RecordText {
@@ -205,15 +215,9 @@ impl<S: Serialize> Record<S> {
                 crate::dice::rng_serde::json_text(&self.rng),
                 value_text(&self.state)
             );
-            let log: Vec<String> = self
-                .events
-                .iter()
-                .filter(|e| e.is_logged())
-                .map(value_text)
-                .collect();
             RecordText {
                 snapshot,
-                log: log.join(","),
+                log: logged_text(&self.events),
             }
         })
     }
@@ -452,6 +456,17 @@ impl<R: RuleSystem> GameOf<R> {
     /// The records of the history, newest first.
     fn records(&self) -> impl Iterator<Item = &Record<R::State>> {
         std::iter::successors(self.head.as_deref(), |r| r.parent.as_deref())
+    }
+
+    /// The history, newest first, each entry with the steps taken before its action (found from
+    /// the steps taken after it, [`Record::taken_before`]).
+    fn records_with_taken(&self) -> impl Iterator<Item = (&Record<R::State>, Play)> {
+        let mut after = self.taken;
+        self.records().map(move |r| {
+            let taken = r.taken_before(&after);
+            after = taken;
+            (r, taken)
+        })
     }
 
     /// The log: every roll, play and forfeit so far, in order.
@@ -1203,18 +1218,13 @@ impl<R: RuleSystem> GameOf<R> {
 
     /// The history as the JSON format stores it: one snapshot per action, oldest first.
     fn snapshots(&self) -> Vec<Snapshot<R::State>> {
-        let mut after = self.taken;
         let mut out: Vec<Snapshot<R::State>> = self
-            .records()
-            .map(|r| {
-                let taken = r.taken_before(&after);
-                after = taken;
-                Snapshot {
-                    state: r.state,
-                    taken,
-                    rng: r.rng.clone(),
-                    log_len: r.log_len as usize,
-                }
+            .records_with_taken()
+            .map(|(r, taken)| Snapshot {
+                state: r.state,
+                taken,
+                rng: r.rng.clone(),
+                log_len: r.log_len as usize,
             })
             .collect();
         out.reverse();
@@ -1247,16 +1257,7 @@ impl<R: RuleSystem> GameOf<R> {
     /// assert_eq!(g.to_json(), g.to_value().to_string());
     /// ```
     pub fn to_json(&self) -> String {
-        // The steps taken before each action, newest first, as `snapshots` finds them.
-        let mut after = self.taken;
-        let entries: Vec<(&Record<R::State>, Play)> = self
-            .records()
-            .map(|r| {
-                let taken = r.taken_before(&after);
-                after = taken;
-                (r, taken)
-            })
-            .collect();
+        let entries: Vec<(&Record<R::State>, Play)> = self.records_with_taken().collect();
         let texts: Vec<&RecordText> = entries.iter().map(|(r, _)| r.text()).collect();
         let size: usize = texts
             .iter()
@@ -1282,16 +1283,9 @@ impl<R: RuleSystem> GameOf<R> {
         }
         out.push_str("],\"log\":[");
         let mut first = true;
-        let opening: Vec<String> = self
-            .opening
-            .iter()
-            .filter(|e| e.is_logged())
-            .map(value_text)
-            .collect();
-        for part in opening
-            .iter()
-            .map(String::as_str)
-            .chain(texts.iter().rev().map(|t| t.log.as_str()))
+        let opening = logged_text(&self.opening);
+        for part in
+            std::iter::once(opening.as_str()).chain(texts.iter().rev().map(|t| t.log.as_str()))
         {
             if part.is_empty() {
                 continue;
