@@ -347,6 +347,26 @@ fn distinct_plays<R: pachisi::RuleSystem>(sys: &R, s: &R::State, dice: [u8; 2]) 
     Some(plays.len())
 }
 
+/// One step of the hill climbs below: moves to the candidate `t` when it is a valid position
+/// with at least as many distinct plays (`cur` is the count at `s`).
+fn climb<R: pachisi::RuleSystem>(
+    sys: &R,
+    s: &mut R::State,
+    cur: &mut usize,
+    t: R::State,
+    dice: [u8; 2],
+) {
+    if sys.validate_state(&t).is_err() {
+        return;
+    }
+    if let Some(n) = distinct_plays(sys, &t, dice)
+        && n >= *cur
+    {
+        *s = t;
+        *cur = n;
+    }
+}
+
 #[test]
 fn family_play_count_stays_within_the_counting_bound() {
     use pachisi::family::{FamilyRules, FamilyState, GOAL, PIECES, START_AREA};
@@ -394,15 +414,7 @@ fn family_play_count_stays_within_the_counting_bound() {
                         } else {
                             t.played &= !bit;
                         }
-                        if sys.validate_state(&t).is_err() {
-                            continue;
-                        }
-                        if let Some(n) = distinct_plays(&sys, &t, [d2, d1])
-                            && n >= cur
-                        {
-                            s = t;
-                            cur = n;
-                        }
+                        climb(&sys, &mut s, &mut cur, t, [d2, d1]);
                     }
                     best = best.max(cur);
                     assert!(
@@ -474,15 +486,7 @@ fn parcheesi_play_count_search() {
                         let Ok(t) = serde_json::from_value::<ParcheesiState>(v) else {
                             continue;
                         };
-                        if sys.validate_state(&t).is_err() {
-                            continue;
-                        }
-                        if let Some(n) = distinct_plays(&sys, &t, [d2, d1])
-                            && n >= cur
-                        {
-                            s = t;
-                            cur = n;
-                        }
+                        climb(&sys, &mut s, &mut cur, t, [d2, d1]);
                     }
                     variant_best = variant_best.max(cur);
                     if cur > best.0 {
