@@ -284,15 +284,9 @@ impl<R: Evaluate> Search<'_, '_, R> {
                 if let Some(model) = self.model.filter(|_| self.root_team & (1 << mover) == 0) {
                     // The other side plays as the default greedy player would: follow its play
                     // only (the first of its best, where greedy would break the tie at random).
-                    let mut best_play = plays[0];
-                    let mut best_v = f64::NEG_INFINITY;
-                    for play in plays.iter() {
-                        let v = model.values(&child(sys, s, play))[mover];
-                        if v > best_v + TIE {
-                            best_v = v;
-                            best_play = *play;
-                        }
-                    }
+                    let best_play = plays[super::greedy::first_best_index(&plays, |play| {
+                        model.values(&child(sys, s, play))[mover]
+                    })];
                     self.give_back(depth, plays);
                     return self.maxn(&child(sys, s, &best_play), depth - 1, false);
                 }
@@ -552,13 +546,8 @@ mod tests {
                 };
                 let modelled = search.maxn(s, 1, false);
                 let value = |ev: &Evaluator<'_, _>, p: &Play| ev.values(&child(&sys, s, p))[mover];
-                let greedy_play = plays
-                    .iter()
-                    .fold((f64::NEG_INFINITY, plays[0]), |(bv, bp), p| {
-                        let v = value(&model, p);
-                        if v > bv + TIE { (v, *p) } else { (bv, bp) }
-                    })
-                    .1;
+                let greedy_play =
+                    plays[super::super::greedy::first_best_index(plays, |p| value(&model, p))];
                 assert_eq!(modelled, own.values(&child(&sys, s, &greedy_play)));
                 // Plain max^n lets the mover maximise by the player's own weights instead.
                 search.model = None;

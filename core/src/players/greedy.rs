@@ -31,6 +31,20 @@ pub(crate) fn choose<R: Evaluate>(
     best_index(plays, rng, |play| ev.values(&child(ev.sys, s, play))[mover])
 }
 
+/// The index of the first play with the highest `value` (0 when `plays` is empty): the first of
+/// the plays [`best_index`] chooses among, without a generator (searches that predict a greedy
+/// player's play deterministically).
+pub(crate) fn first_best_index(plays: &[Play], mut value: impl FnMut(&Play) -> f64) -> usize {
+    let (mut best, mut index) = (f64::NEG_INFINITY, 0);
+    for (i, play) in plays.iter().enumerate() {
+        let v = value(play);
+        if v > best + TIE {
+            (best, index) = (v, i);
+        }
+    }
+    index
+}
+
 /// The index of the play with the highest `value` (0 when `plays` is empty); plays within
 /// [`TIE`] of the best are tied, and ties are broken uniformly with `rng`.
 pub(crate) fn best_index(
