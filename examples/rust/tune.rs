@@ -128,6 +128,17 @@ fn main() -> Result<(), pachisi::Error> {
     let t = Instant::now();
     for g in 0..generations {
         let gen_seed = game_seed(seed, g as u64);
+        // Every candidate of a generation plays the same deals (common random numbers).
+        let score_of = |w: &[f64]| {
+            score(
+                &rules,
+                &spec_of(&names, w),
+                &opponent,
+                seats,
+                deals,
+                gen_seed,
+            )
+        };
         let mut scored: Vec<(f64, Vec<f64>)> = Vec::new();
         for _ in 0..population {
             let w: Vec<f64> = mean
@@ -135,24 +146,9 @@ fn main() -> Result<(), pachisi::Error> {
                 .zip(&sd)
                 .map(|(m, s)| m + s * draws.normal())
                 .collect();
-            let x = score(
-                &rules,
-                &spec_of(&names, &w),
-                &opponent,
-                seats,
-                deals,
-                gen_seed,
-            )?;
-            scored.push((x, w));
+            scored.push((score_of(&w)?, w));
         }
-        let reference = score(
-            &rules,
-            &spec_of(&names, &mean),
-            &opponent,
-            seats,
-            deals,
-            gen_seed,
-        )?;
+        let reference = score_of(&mean)?;
         scored.sort_by(|a, b| b.0.total_cmp(&a.0));
         for i in 0..mean.len() {
             let m: f64 = scored[..elite].iter().map(|(_, w)| w[i]).sum::<f64>() / elite as f64;
