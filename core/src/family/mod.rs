@@ -117,18 +117,26 @@ impl FamilyState {
             .iter()
             .any(|&p| p != START_AREA && p != GOAL)
     }
-    /// Canonical key: per colour the sorted (position, played) codes.
+    /// Canonical key: per colour the sorted (position, played) codes (the generator keeps it
+    /// as [`FamilyState::key_parts`]; its tests compare the two).
+    #[cfg(test)]
     fn key(&self) -> u128 {
         // Each colour's four sorted codes make 32 bits (first code highest), colour 0 highest.
-        let mut k = 0u128;
-        for c in 0..4usize {
+        let k = self.key_parts();
+        (k[0] as u128) << 96 | (k[1] as u128) << 64 | (k[2] as u128) << 32 | k[3] as u128
+    }
+
+    /// [`FamilyState::key`]'s part of each colour: its four sorted codes, first code highest.
+    fn key_parts(&self) -> [u32; 4] {
+        let mut k = [0u32; 4];
+        for (c, part) in k.iter_mut().enumerate() {
             let played = (self.played >> (c * 4)) as u8;
             let mut codes = [0u8; PIECES];
             for (i, code) in codes.iter_mut().enumerate() {
                 *code = self.pos[c][i] << 1 | (played >> i) & 1;
             }
             sort4(&mut codes);
-            k |= (u32::from_be_bytes(codes) as u128) << (96 - 32 * c);
+            *part = u32::from_be_bytes(codes);
         }
         k
     }
@@ -140,6 +148,31 @@ pub struct FamilySystem {
     rules: FamilyRules,
     side: [u8; 4],
     partner: [u8; 4],
+    /// `squares[colour][pos]`: [`FamilySystem::square`] for every position (a table: the
+    /// generator asks for it at every step, and the sum takes a division otherwise).
+    squares: [[u8; SQUARE_TABLE]; 4],
+}
+
+/// Positions [`FamilySystem::square`] has a table entry for (every place, 0..=77, and one
+/// past the goal).
+const SQUARE_TABLE: usize = GOAL as usize + 2;
+
+/// The table of [`FamilySystem::square`] for colours sitting at `side`.
+fn square_table(side: &[u8; 4]) -> [[u8; SQUARE_TABLE]; 4] {
+    let mut t = [[0u8; SQUARE_TABLE]; 4];
+    for (c, row) in t.iter_mut().enumerate() {
+        for (pos, sq) in row.iter_mut().enumerate() {
+            *sq = square_of(side[c], pos as u8);
+        }
+    }
+    t
+}
+
+/// The track square of position `pos` (1..=69) of the colour sitting at `side`.
+fn square_of(side: u8, pos: u8) -> u8 {
+    // `+ TRACK_LEN - 1` rather than `- 1`: no underflow even for a position off the track.
+    let entry = entry_square(side) as u16;
+    ((entry + pos as u16 + TRACK_LEN as u16 - 1) % TRACK_LEN as u16) as u8
 }
 
 impl FamilySystem {
@@ -168,10 +201,13 @@ impl FamilySystem {
         if p != NONE && s.all_home(t) { p } else { t }
     }
 
+    #[inline(always)]
     fn square(&self, colour: u8, pos: u8) -> u8 {
-        // `+ TRACK_LEN - 1` rather than `- 1`: no underflow even for a position off the track.
-        let entry = entry_square(self.side[colour as usize]) as u16;
-        ((entry + pos as u16 + TRACK_LEN as u16 - 1) % TRACK_LEN as u16) as u8
+        let row = &self.squares[colour as usize & 3];
+        match row.get(pos as usize) {
+            Some(&sq) => sq,
+            None => square_of(self.side[colour as usize & 3], pos),
+        }
     }
 
     fn finished(&self, s: &FamilyState) -> Option<u16> {

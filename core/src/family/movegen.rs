@@ -6,9 +6,28 @@
 //!
 //! # Fast paths (each keeps the plays and their order)
 //! - *Kept key*: the search's board carries the position key ([`FamilyState::key`], each
-//!   colour's sorted codes) and a step updates only the parts of the colours it changed: the
-//!   mover's and a captured colour's pieces are sorted after every step, so their part is their
-//!   codes packed in order, without the sort the key does from scratch.
+//!   colour's sorted codes) as four 32-bit parts, and a step replaces only the parts of the
+//!   colours it changed: the mover's and a captured colour's pieces are sorted after every
+//!   step, so their part is their codes packed in order, without the sort the key does from
+//!   scratch (and without 128-bit shifts and masks; the parts are joined only to look a key up).
+//! - *The last step without a board*: a step that ends the play (the values are used up, or
+//!   FAM-5b stops a restricted doubles roll) needs only the key of its result, so the search
+//!   computes that key from the board before the step (the mover's four codes with the moved
+//!   ones replaced, and a captured colour's with its pieces on the landing square sent back,
+//!   each sorted by a five-comparator network) instead of copying the board, applying the step
+//!   and re-sorting. Most steps of a roll are last steps (the second value of every non-doubles
+//!   roll).
+//! - *The last value in its own small function*: at the last value no pair of values, gate
+//!   move or six-five entry is possible, so `last_value` tries single steps only and records
+//!   each, without the general search's large frame (its set-up was a fifth of a node's cost).
+//!   With two values, the nodes after the first are distinct by construction (one step from the
+//!   root, from pieces that differ), so they are not looked up in the set of explored nodes.
+//! - *A position set inlined into the search*: positions explored or listed are kept in a
+//!   stamped open-addressing table local to this module ([`Seen`]), its insertion inlined (a
+//!   call per insertion, passing a 20-byte key through memory, cost more than the lookup).
+//! - *Tables, not arithmetic*: the track square of every (colour, position) is a table in the
+//!   system (the sum takes a division otherwise); the representatives of identical pieces are
+//!   found by comparing packed codes, without a loop over earlier representatives.
 //! - *Gate mask*: the board keeps a bit set of the track squares holding a gate, so FAM-10 (no
 //!   piece passes a gate) is one mask test over the squares passed, not a walk square by square.
 //! - *Steps, not plays*: complete plays are listed as their steps back to back (a
@@ -16,7 +35,9 @@
 //! - *Deduplication as plays are recorded*: a play reaching a position already listed (with as
 //!   many values used) is dropped at once, which keeps the first, as a pass over the whole list
 //!   would; one position is always reached with the same captures, so the compulsory-capture
-//!   filter keeps or drops all plays of a position alike.
+//!   filter keeps or drops all plays of a position alike. The list keeps no key or count per
+//!   play: every listed play uses as many values (a play using more clears the list), so one
+//!   number says how many.
 //! - *The game's step without a board*: `apply_step` moves the pieces on the state itself
 //!   ([`FamilySystem::apply_to_state`]) instead of building the track occupancy for one step.
 
@@ -29,9 +50,9 @@ pub(super) struct Board {
     pub(super) s: FamilyState,
     /// 0 = empty, else `colour << 2 | count` (count 1 or 2).
     pub(super) track: [u8; TRACK_LEN as usize],
-    /// `s.key()` in the generator (0 elsewhere), kept up to date by `apply_on` (see
-    /// [`colour_key`]).
-    pub(super) key: u128,
+    /// `s.key()` in the generator (0 elsewhere) as its four colours' parts, kept up to date by
+    /// `apply_on` (see [`colour_key`]): a part is replaced without 128-bit shifts and masks.
+    pub(super) key: [u32; 4],
     /// Bit `sq` set where a gate stands on track square `sq` (two pieces of one colour), so
     /// that FAM-10's test of the squares a move passes is one mask test, not a walk.
     pub(super) gates: u128,
@@ -60,11 +81,11 @@ fn track_run(start: u32, len: u32) -> u128 {
     (m & TRACK_MASK) | (m >> TRACK_LEN)
 }
 
-/// Colour `c`'s part of [`FamilyState::key`] (its 32 bits in place), for a colour whose pieces
-/// are sorted by (position, played), as `apply_on` leaves the colours it changed: the key sorts
-/// the same codes, so packing them in order gives the same bits without the sort.
+/// Colour `c`'s part of [`FamilyState::key`], for a colour whose pieces are sorted by
+/// (position, played), as `apply_on` leaves the colours it changed: the key sorts the same
+/// codes, so packing them in order gives the same bits without the sort.
 #[inline(always)]
-fn colour_key(s: &FamilyState, c: usize) -> u128 {
+fn colour_key(s: &FamilyState, c: usize) -> u32 {
     let played = (s.played >> (c * 4)) as u8;
     let p = &s.pos[c];
     let codes = [
@@ -73,13 +94,13 @@ fn colour_key(s: &FamilyState, c: usize) -> u128 {
         p[2] << 1 | (played >> 2) & 1,
         p[3] << 1 | (played >> 3) & 1,
     ];
-    (u32::from_be_bytes(codes) as u128) << (96 - 32 * c)
+    u32::from_be_bytes(codes)
 }
 
-/// [`colour_key`]'s bits of colour `c`.
+/// [`FamilyState::key`] from its colours' parts (colour 0 highest).
 #[inline(always)]
-fn colour_mask(c: usize) -> u128 {
-    (u32::MAX as u128) << (96 - 32 * c)
+fn wide(k: [u32; 4]) -> u128 {
+    (k[0] as u128) << 96 | (k[1] as u128) << 64 | (k[2] as u128) << 32 | k[3] as u128
 }
 
 /// What a landing does.
@@ -91,8 +112,9 @@ pub(super) enum Landing {
 
 pub(super) struct Gen<'a> {
     pub(super) out: &'a mut PlayList,
-    pub(super) keys: &'a mut Vec<u128>,
-    pub(super) uses: &'a mut Vec<u8>,
+    /// The values used by every play in `out` (all listed plays use as many: a play using
+    /// more clears the list); meaningless while `out` is empty.
+    pub(super) best: u8,
     /// Listing one play per result: (position, value index, values used, frozen pieces)
     /// already explored are pruned (their continuations give the same results).
     pub(super) seen: Option<&'a mut Seen>,
@@ -107,16 +129,99 @@ pub(super) struct Gen<'a> {
     pub(super) six_five: bool,
 }
 
-/// Result keys, values used per play, and the set of positions seen.
-pub(super) type Scratch = (Vec<u128>, Vec<u8>, Seen);
+/// The compulsory-capture filter's flags (one per listed play), and the set of positions seen.
+pub(super) type Scratch = (Vec<bool>, Seen);
 
-/// The positions (with a search tag) already explored or listed.
-pub(super) type Seen = crate::dedup::KeySet<(u128, u32)>;
+/// The positions (with a search tag) already explored or listed: an open-addressing table of
+/// (key, tag, stamp) slots, a slot empty unless it carries the current stamp (so clearing is
+/// one increment), with the insertion inlined into the search (a call per insertion, passing a
+/// 20-byte key through memory, cost more than the lookup itself).
+pub(super) struct Seen {
+    slots: Vec<SeenSlot>,
+    stamp: u32,
+    len: usize,
+}
+
+#[derive(Copy, Clone, Default)]
+struct SeenSlot {
+    key: u128,
+    tag: u32,
+    stamp: u32,
+}
+
+impl Seen {
+    /// An empty set that allocates at its first [`Seen::clear`].
+    pub(super) const fn new() -> Seen {
+        Seen {
+            slots: Vec::new(),
+            stamp: 0,
+            len: 0,
+        }
+    }
+
+    /// Empties the set (call before each use).
+    pub(super) fn clear(&mut self) {
+        self.len = 0;
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            // The stamp wrapped: old entries could look current.
+            self.slots.iter_mut().for_each(|e| e.stamp = 0);
+            self.stamp = 1;
+        }
+        if self.slots.is_empty() {
+            self.slots = vec![SeenSlot::default(); 1024];
+        }
+    }
+
+    /// Adds `(key, tag)`; false when it was already there.
+    #[inline(always)]
+    pub(super) fn insert(&mut self, (key, tag): (u128, u32)) -> bool {
+        if (self.len + 1) * 2 > self.slots.len() {
+            self.grow();
+        }
+        let mask = self.slots.len() - 1;
+        let h = ((key as u64) ^ ((key >> 64) as u64) ^ (tag as u64) << 32)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let mut i = (h >> 32) as usize & mask;
+        loop {
+            let e = &mut self.slots[i];
+            if e.stamp != self.stamp {
+                *e = SeenSlot {
+                    key,
+                    tag,
+                    stamp: self.stamp,
+                };
+                self.len += 1;
+                return true;
+            }
+            if e.key == key && e.tag == tag {
+                return false;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    #[cold]
+    fn grow(&mut self) {
+        if self.slots.is_empty() {
+            // Used before its first clear.
+            self.clear();
+            return;
+        }
+        let bigger = vec![SeenSlot::default(); self.slots.len() * 2];
+        let old = std::mem::replace(&mut self.slots, bigger);
+        self.len = 0;
+        for e in old {
+            if e.stamp == self.stamp {
+                self.insert((e.key, e.tag));
+            }
+        }
+    }
+}
 
 thread_local! {
-    /// Reused buffers of the generator (result keys, values used, a sort buffer): no heap
-    /// allocation per call once warm.
-    static SCRATCH: RefCell<Scratch> = const { RefCell::new((Vec::new(), Vec::new(), Seen::new())) };
+    /// Reused buffers of the generator: no heap allocation per call once warm.
+    static SCRATCH: RefCell<Scratch> = const { RefCell::new((Vec::new(), Seen::new())) };
     /// The list [`FamilySystem::generate_into`] fills before it copies the plays out as [`Play`]s.
     static LIST: RefCell<PlayList> = const { RefCell::new(PlayList::new()) };
 }
@@ -138,7 +243,7 @@ impl FamilySystem {
         Board {
             s: *s,
             track,
-            key: 0,
+            key: [0; 4],
             gates,
         }
     }
@@ -306,11 +411,11 @@ impl FamilySystem {
         if let Some(v) = victim {
             Self::sort_colour(&mut b.s, v);
             let v = v as usize & 3;
-            b.key = b.key & !colour_mask(v) | colour_key(&b.s, v);
+            b.key[v] = colour_key(&b.s, v);
         }
         let perm = Self::sort_colour(&mut b.s, colour);
         let c = colour as usize;
-        b.key = b.key & !colour_mask(c) | colour_key(&b.s, c);
+        b.key[c] = colour_key(&b.s, c);
         perm
     }
 
@@ -355,13 +460,17 @@ impl FamilySystem {
 
     /// Sorts one colour's pieces by (position, played); returns the permutation applied.
     pub(super) fn sort_colour(s: &mut FamilyState, c: u8) -> [u8; PIECES] {
-        let ci = c as usize;
-        let mut codes = [0u8; PIECES];
-        for (i, code) in codes.iter_mut().enumerate() {
-            *code = s.pos[ci][i] << 1 | ((s.played >> (ci * 4 + i)) & 1) as u8;
-        }
+        let ci = c as usize & 3;
+        let played = (s.played >> (ci * 4)) as u8;
+        let p = &s.pos[ci];
+        let mut codes = [
+            p[0] << 1 | played & 1,
+            p[1] << 1 | (played >> 1) & 1,
+            p[2] << 1 | (played >> 2) & 1,
+            p[3] << 1 | (played >> 3) & 1,
+        ];
         let mut order = [0u8, 1, 2, 3];
-        if codes.windows(2).all(|w| w[0] <= w[1]) {
+        if codes[0] <= codes[1] && codes[1] <= codes[2] && codes[2] <= codes[3] {
             return order;
         }
         // Insertion sort of four: stable, no allocation.
@@ -384,34 +493,97 @@ impl FamilySystem {
 
     /// The pieces worth trying: one representative of identical pieces (same place, same
     /// played flag, same frozen state), skipping pieces home.
+    #[inline(always)]
     pub(super) fn representatives(b: &Board, colour: u8, frozen: u8) -> u8 {
+        let pos = &b.s.pos[colour as usize & 3];
+        let played = (b.s.played >> (colour as usize * 4)) as u16;
+        let frozen = frozen as u16;
+        let code = |k: usize| (pos[k] as u16) << 2 | ((played >> k) & 1) << 1 | (frozen >> k) & 1;
+        let c = [code(0), code(1), code(2), code(3)];
+        // A piece is the first of its code when no earlier piece has it (an earlier equal one
+        // left out was itself home, or had an equal one before it).
+        let first = [
+            true,
+            c[1] != c[0],
+            c[2] != c[0] && c[2] != c[1],
+            c[3] != c[0] && c[3] != c[1] && c[3] != c[2],
+        ];
         let mut mask = 0u8;
-        let pos = &b.s.pos[colour as usize];
-        'next: for i in 0..PIECES {
-            if pos[i] == GOAL {
-                continue;
-            }
-            let code = |k: usize| (pos[k], b.s.is_played(colour, k), frozen & (1 << k) != 0);
-            for j in 0..i {
-                if mask & (1 << j) != 0 && code(j) == code(i) {
-                    continue 'next;
-                }
-            }
-            mask |= 1 << i;
+        for i in 0..PIECES {
+            mask |= ((pos[i] != GOAL && first[i]) as u8) << i;
         }
         mask
     }
 
-    pub(super) fn record(&self, g: &mut Gen, b: &Board, play: &Play, used: u8) {
-        let best = g.uses.first().copied();
-        match best {
-            Some(best) if used < best => return,
-            Some(best) if used > best => {
-                g.out.clear();
-                g.keys.clear();
-                g.uses.clear();
+    /// Whether every piece of `colour` has been in play once `step` (of `colour`) is made: the
+    /// step marks its pieces played, and sorting only permutes the flags.
+    #[inline(always)]
+    fn all_played_after(b: &Board, colour: u8, step: &Step) -> bool {
+        let flags = (b.s.played >> (colour as usize * 4)) as u8 | 1 << (step.piece & 3);
+        flags & 0xF == 0xF
+    }
+
+    /// [`FamilyState::key`] after `step` (a step the search makes from `b`), without applying
+    /// it: only the mover's codes and, for a capture, the victim's change, and each is four
+    /// codes sorted by a network (what [`FamilySystem::apply_on`] keeps in `b.key`).
+    #[inline(always)]
+    fn key_after(&self, b: &Board, step: &Step) -> u128 {
+        let c = (step.seat & 3) as usize;
+        let mut key = b.key;
+        if step.captured > 0 {
+            // FAM-7: every piece of the one other colour on the landing square goes back to
+            // its start area, played (code 1).
+            let sq = self.square(c as u8, step.to);
+            let v = (b.track[sq as usize] >> 2) as usize & 3;
+            let played = (b.s.played >> (v * 4)) as u8;
+            let mut codes = [0u8; PIECES];
+            for (i, code) in codes.iter_mut().enumerate() {
+                let p = b.s.pos[v][i];
+                let hit = (START_SQUARE..=LAP_END).contains(&p) && self.square(v as u8, p) == sq;
+                *code = if hit { 1 } else { p << 1 | (played >> i) & 1 };
             }
-            _ => {}
+            sort4(&mut codes);
+            key[v] = u32::from_be_bytes(codes);
+        }
+        let played = (b.s.played >> (c * 4)) as u8;
+        let pos = &b.s.pos[c];
+        let mut codes = [0u8; PIECES];
+        for (i, code) in codes.iter_mut().enumerate() {
+            *code = pos[i] << 1 | (played >> i) & 1;
+        }
+        let piece = (step.piece & 3) as usize;
+        let moved = step.to << 1 | 1;
+        codes[piece] = moved;
+        if step.count == 2
+            && let Some(j) = (0..PIECES).find(|&j| j != piece && pos[j] == step.from)
+        {
+            codes[j] = moved;
+        }
+        sort4(&mut codes);
+        key[c] = u32::from_be_bytes(codes);
+        wide(key)
+    }
+
+    pub(super) fn record(&self, g: &mut Gen, b: &Board, play: &Play, used: u8) {
+        self.record_key(g, wide(b.key), play.steps(), &[], used);
+    }
+
+    /// Records the play `steps` then `last` (when given) leading to the position of key `key`.
+    pub(super) fn record_key(
+        &self,
+        g: &mut Gen,
+        key: u128,
+        steps: &[Step],
+        last: &[Step],
+        used: u8,
+    ) {
+        if !g.out.is_empty() {
+            if used < g.best {
+                return;
+            }
+            if used > g.best {
+                g.out.clear();
+            }
         }
         // One play per resulting position, the first recorded, checked here rather than over
         // the whole list at the end. Tagged with `used` (never with bit 31, which the search's
@@ -419,13 +591,69 @@ impl FamilySystem {
         // hide a later play reaching its position. The compulsory-capture filter that follows
         // cannot make the final list differ: one position is reached with the same captures.
         if let Some(seen) = g.seen.as_deref_mut()
-            && !seen.insert((b.key, used as u32))
+            && !seen.insert((key, used as u32))
         {
             return;
         }
-        g.out.push(play.steps());
-        g.keys.push(b.key);
-        g.uses.push(used);
+        match last {
+            [st] => g.out.push_then(steps, *st),
+            _ => g.out.push(steps),
+        }
+        g.best = used;
+    }
+
+    /// The step of one piece (`piece` of `colour`) by one value `v`, if legal: entering with a
+    /// five (F-F), else a move that passes no gate (FAM-10) and may land.
+    #[inline(always)]
+    fn single_step(&self, b: &Board, colour: u8, piece: usize, v: u8) -> Option<Step> {
+        let from = b.s.pos[colour as usize][piece];
+        let (to, kind) = if from == START_AREA {
+            if v != 5 {
+                return None;
+            }
+            (START_SQUARE, StepKind::Enter)
+        } else {
+            if !self.can_pass(b, colour, from, from + v) {
+                return None;
+            }
+            (from + v, StepKind::Move)
+        };
+        self.landing_step(b, colour, piece, from, to, v, 1, kind)
+    }
+
+    /// [`FamilySystem::dfs`] at the last value (`i + 1 == g.count`): no pair of values is left,
+    /// so only single steps, and each ends the play: its result is recorded by key
+    /// ([`FamilySystem::key_after`]) without building the board after it, and without the
+    /// general search's frame.
+    #[inline(never)]
+    fn last_value(&self, g: &mut Gen, b: &Board, i: usize, used: u8, frozen: u8, play: &mut Play) {
+        if g.count > 2
+            && let Some(seen) = g.seen.as_deref_mut()
+        {
+            let tag = 1 << 31 | g.run | (i as u32) << 16 | (used as u32) << 8 | frozen as u32;
+            if !seen.insert((wide(b.key), tag)) {
+                return;
+            }
+        }
+        let colour = g.colour;
+        let v = g.values[i];
+        let reps = Self::representatives(b, colour, frozen);
+        let mut any = false;
+        for piece in 0..PIECES {
+            if reps & (1 << piece) == 0 || frozen & (1 << piece) != 0 {
+                continue;
+            }
+            let Some(step) = self.single_step(b, colour, piece, v) else {
+                continue;
+            };
+            any = true;
+            let key = self.key_after(b, &step);
+            self.record_key(g, key, play.steps(), std::slice::from_ref(&step), used + 1);
+        }
+        if !any {
+            // FAM-4: a value that cannot be played at all is lost; the play ends here.
+            self.record(g, b, play, used);
+        }
     }
 
     /// Depth-first over the values in order (FAM-4: higher first; a value that cannot be played
@@ -444,11 +672,19 @@ impl FamilySystem {
             self.record(g, b, play, used);
             return;
         }
+        if i + 1 == g.count {
+            self.last_value(g, b, i, used, frozen, play);
+            return;
+        }
+        // With two values (`count` 2), the nodes after one value are distinct by construction
+        // (one step of one value from the root, from pieces that differ), so only deeper nodes
+        // are looked up.
         if i > 0
+            && g.count > 2
             && let Some(seen) = g.seen.as_deref_mut()
         {
             let tag = 1 << 31 | g.run | (i as u32) << 16 | (used as u32) << 8 | frozen as u32;
-            if !seen.insert((b.key, tag)) {
+            if !seen.insert((wide(b.key), tag)) {
                 return;
             }
         }
@@ -560,19 +796,7 @@ impl FamilySystem {
             if reps & (1 << piece) == 0 || frozen & (1 << piece) != 0 {
                 continue;
             }
-            let from = b.s.pos[colour as usize][piece];
-            let (to, kind) = if from == START_AREA {
-                if v != 5 {
-                    continue;
-                }
-                (START_SQUARE, StepKind::Enter)
-            } else {
-                if !self.can_pass(b, colour, from, from + v) {
-                    continue;
-                }
-                (from + v, StepKind::Move)
-            };
-            let Some(step) = self.landing_step(b, colour, piece, from, to, v, 1, kind) else {
+            let Some(step) = self.single_step(b, colour, piece, v) else {
                 continue;
             };
             any = true;
@@ -645,6 +869,15 @@ impl FamilySystem {
         frozen: u8,
         play: &mut Play,
     ) {
+        // A step that ends the play (the values are used up, or FAM-5b stops before the bottom
+        // faces): only the result's key is needed, not the board after it.
+        if next >= g.count
+            || (g.restricted && next == 2 && !Self::all_played_after(b, g.colour, step))
+        {
+            let key = self.key_after(b, step);
+            self.record_key(g, key, play.steps(), std::slice::from_ref(step), used);
+            return;
+        }
         let mut nb = *b;
         let perm = self.apply_on(&mut nb, step);
         let mut fz = 0u8;
@@ -652,7 +885,11 @@ impl FamilySystem {
             fz |= ((frozen >> from) & 1) << k;
         }
         play.push(*step);
-        self.dfs(g, &nb, next, used, fz, play);
+        if next + 1 == g.count {
+            self.last_value(g, &nb, next, used, fz, play);
+        } else {
+            self.dfs(g, &nb, next, used, fz, play);
+        }
         play.pop();
     }
 
@@ -702,17 +939,14 @@ impl FamilySystem {
         out.clear();
         SCRATCH.with(|cell| {
             let mut scratch = cell.borrow_mut();
-            let (keys, uses, seen) = &mut *scratch;
+            let (flags, seen) = &mut *scratch;
             seen.clear();
-            keys.clear();
-            uses.clear();
             let mut board = self.board(s);
-            board.key = s.key();
+            board.key = s.key_parts();
             let mut play = Play::new();
             let mut g = Gen {
                 out: &mut *out,
-                keys: &mut *keys,
-                uses: &mut *uses,
+                best: 0,
                 seen: (orders == Orders::Distinct).then_some(&mut *seen),
                 run: 0,
                 values,
@@ -730,27 +964,17 @@ impl FamilySystem {
                 self.dfs(&mut g, &board, 0, 0, 0, &mut play);
             }
             // Nothing playable at all: the roll is lost (the generic layer forfeits it).
-            if uses.first().copied().unwrap_or(0) == 0 {
+            let best = g.best;
+            if out.is_empty() || best == 0 {
                 out.clear();
                 return;
             }
             if self.rules.compulsory_capture
                 && out.iter().any(|p| p.iter().any(|st| st.captured > 0))
             {
-                // `uses` (one entry per listed play) is done with: it now flags the captures.
-                for (j, p) in out.iter().enumerate() {
-                    uses[j] = p.iter().any(|st| st.captured > 0) as u8;
-                }
-                let mut k = 0;
-                out.retain(|j| {
-                    let keep = uses[j] != 0;
-                    if keep {
-                        keys[k] = keys[j];
-                        k += 1;
-                    }
-                    keep
-                });
-                keys.truncate(k);
+                flags.clear();
+                flags.extend(out.iter().map(|p| p.iter().any(|st| st.captured > 0)));
+                out.retain(|j| flags[j]);
             }
         });
     }
@@ -796,12 +1020,12 @@ mod tests {
                         n => list.get(crate::sim::uniform_index(&mut rng, n)).to_vec(),
                     };
                     let mut b = sys.board(&s);
-                    b.key = s.key();
+                    b.key = s.key_parts();
                     for st in &steps {
                         sys.apply_on(&mut b, st);
                         sys.apply_to_state(&mut s, st);
                         assert!(b.s == s, "seed {seed}, step {st:?}");
-                        assert_eq!(b.key, s.key());
+                        assert_eq!(wide(b.key), s.key());
                         assert_eq!(b.gates, sys.board(&s).gates);
                         steps_checked += 1;
                     }

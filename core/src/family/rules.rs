@@ -141,6 +141,7 @@ impl SystemRules for FamilyRules {
             rules: self.clone(),
             side,
             partner,
+            squares: square_table(&side),
         })
     }
 }
