@@ -496,7 +496,7 @@ impl FamilySystem {
     #[inline(always)]
     pub(super) fn representatives(b: &Board, colour: u8, frozen: u8) -> u8 {
         let pos = &b.s.pos[colour as usize & 3];
-        let played = (b.s.played >> (colour as usize * 4)) as u16;
+        let played = b.s.played >> (colour as usize * 4);
         let frozen = frozen as u16;
         let code = |k: usize| (pos[k] as u16) << 2 | ((played >> k) & 1) << 1 | (frozen >> k) & 1;
         let c = [code(0), code(1), code(2), code(3)];
