@@ -214,7 +214,6 @@ fn specs_round_trip_through_their_canonical_text() {
 
 #[test]
 fn a_named_weight_set_is_its_weights_and_single_weights_override_it() {
-    use pachisi::players::Evaluate;
     for set_name in ["tuned", "paths"] {
         named_weight_set_is_its_weights(set_name);
     }
