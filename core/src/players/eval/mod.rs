@@ -69,6 +69,19 @@ pub trait Evaluate: RuleSystem + crate::rl::Encode {
     /// [`Evaluate::features`] where only the features whose bit is set in `used` need to be
     /// right (the others may be left at 0): an evaluator may skip costly features whose
     /// weight is zero. The default computes them all.
+    ///
+    /// ```
+    /// use pachisi::parcheesi::ParcheesiRules;
+    /// use pachisi::players::{Evaluate, MAX_FEATURES};
+    /// use pachisi::{RuleSystem, SystemRules};
+    /// let sys = ParcheesiRules::parcheesi().build().unwrap();
+    /// let s = sys.initial_state();
+    /// let (mut all, mut some) = ([[0.0; MAX_FEATURES]; 4], [[0.0; MAX_FEATURES]; 4]);
+    /// sys.features(&s, &mut all);
+    /// sys.features_used(&s, &mut some, 1 << 2); // only feature 2 (`nest`) is needed
+    /// assert_eq!(some[1][2], 4.0);
+    /// assert_eq!(some[1][2], all[1][2]);
+    /// ```
     fn features_used(&self, s: &Self::State, out: &mut [Row; 4], used: u16) {
         let _ = used;
         self.features(s, out);
