@@ -19,7 +19,7 @@ const EXPOSURE: usize = 7;
 const THREAT: usize = 8;
 const BLOCKING: usize = 9;
 
-/// Chance (in 36ths) that a seat with a piece in the nest enters it on a five and moves a piece
+/// The chance that a seat with a piece in the nest enters it on a five and moves a piece
 /// `k` squares on from its entry square with the other die, for `k` in 1..=6: a five and a `k`
 /// (two of 36 rolls), or double five (one roll) for `k = 5`.
 fn entry_then(k: usize) -> f64 {
