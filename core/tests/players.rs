@@ -67,7 +67,7 @@ fn drive(game: &mut Game, spec: &str, then: &str, searched: usize, seed: u64) ->
 #[test]
 fn every_player_finishes_games_of_every_rule_set_with_legal_plays() {
     for rules in rule_sets() {
-        for spec in ["random", "greedy"] {
+        for spec in ["random", "greedy", "greedy:weights=paths"] {
             let mut g = Game::new(&rules, 11);
             drive(&mut g, spec, spec, usize::MAX, 3);
             assert!(g.is_over() && g.outcome().is_some(), "{}", rules.to_json());
@@ -77,6 +77,7 @@ fn every_player_finishes_games_of_every_rule_set_with_legal_plays() {
             "expectimax:depth=2",
             "expectimax:depth=2,mode=maxn",
             "expectimax:depth=2,mode=greedy,weights=tuned",
+            "expectimax:depth=2,mode=greedy,weights=paths",
             "mcts:iterations=60",
             "mcts:iterations=30,leaf=random,playout_depth=6",
             "mcts:iterations=30,prior=0",
@@ -95,6 +96,7 @@ fn a_seed_replays_the_same_choices() {
             "random",
             "greedy",
             "expectimax:depth=2",
+            "expectimax:depth=2,mode=greedy,weights=paths,threat=1",
             "mcts:iterations=40",
         ] {
             let run = || {
@@ -155,6 +157,11 @@ fn bad_specs_are_clear_errors() {
         ),
         ("greedy:risk", "`risk` is not `key=value`"),
         ("greedy:risk=inf", "`risk` must be a finite number"),
+        ("greedy:threat=nan", "`threat` must be a finite number"),
+        (
+            "greedy:weights=paths,blocking=x",
+            "`blocking` must be a finite number",
+        ),
         ("{\"player\": 3}", "missing `player`"),
         (
             "{\"player\": \"greedy\", \"weights\": 2}",
@@ -163,7 +170,7 @@ fn bad_specs_are_clear_errors() {
         ("{nope", "not valid JSON"),
         (
             "greedy:weights=nope",
-            "`weights` must be a named weight set (`tuned`)",
+            "`weights` must be a named weight set (`tuned`, `paths`)",
         ),
         (
             "random:weights=tuned",
@@ -189,6 +196,7 @@ fn specs_round_trip_through_their_canonical_text() {
         "expectimax:depth=3,mode=maxn",
         "expectimax:depth=2,mode=greedy,weights=tuned,risk=-2",
         "greedy:weights=tuned",
+        "greedy:weights=paths,threat=2.5",
         "mcts:iterations=2000",
         "mcts:iterations=100,time_ms=50,c=1.5,leaf=greedy,playout_depth=10,prior=0,progress=2",
     ] {
@@ -206,10 +214,17 @@ fn specs_round_trip_through_their_canonical_text() {
 
 #[test]
 fn a_named_weight_set_is_its_weights_and_single_weights_override_it() {
+    for set_name in ["tuned", "paths"] {
+        named_weight_set_is_its_weights(set_name);
+    }
+    named_sets_leave_backgammon_alone();
+}
+
+fn named_weight_set_is_its_weights(set_name: &str) {
     use pachisi::players::Evaluate;
     let (_, tuned) = <pachisi::parcheesi::ParcheesiSystem as Evaluate>::WEIGHT_SETS
         .iter()
-        .find(|(name, _)| *name == "tuned")
+        .find(|(name, _)| *name == set_name)
         .unwrap();
     let spelled = |extra: &str| {
         let mut p: Vec<String> = tuned.iter().map(|(k, w)| format!("{k}={w}")).collect();
@@ -226,9 +241,10 @@ fn a_named_weight_set_is_its_weights_and_single_weights_override_it() {
                 g.roll().unwrap();
                 continue;
             }
-            let set = players::best_play(&g, "greedy:weights=tuned", 3).unwrap();
+            let named = format!("greedy:weights={set_name}");
+            let set = players::best_play(&g, &named, 3).unwrap();
             assert_eq!(set, players::best_play(&g, &spelled(""), 3).unwrap());
-            let over = players::best_play(&g, "greedy:weights=tuned,risk=-7", 3).unwrap();
+            let over = players::best_play(&g, &format!("{named},risk=-7"), 3).unwrap();
             assert_eq!(
                 over,
                 players::best_play(&g, &spelled("risk=-7"), 3).unwrap()
@@ -237,7 +253,10 @@ fn a_named_weight_set_is_its_weights_and_single_weights_override_it() {
             g.play(&set).unwrap();
         }
     }
-    // Backgammon has no `tuned` set: its defaults stay.
+}
+
+fn named_sets_leave_backgammon_alone() {
+    // Backgammon has no `tuned` or `paths` set: its defaults stay.
     let mut g = Game::from_preset("backgammon", 2).unwrap();
     for _ in 0..20 {
         if g.is_over() {
@@ -249,6 +268,8 @@ fn a_named_weight_set_is_its_weights_and_single_weights_override_it() {
         }
         let a = players::best_play(&g, "greedy:weights=tuned", 1).unwrap();
         assert_eq!(a, players::best_play(&g, "greedy", 1).unwrap());
+        let b = players::best_play(&g, "greedy:weights=paths", 1).unwrap();
+        assert_eq!(b, a);
         g.play(&a).unwrap();
     }
 }
@@ -458,7 +479,7 @@ proptest! {
     #[test]
     fn random_games_driven_by_players_stay_legal(
         set in 0usize..10,
-        which in 0usize..5,
+        which in 0usize..6,
         seed in 0u64..1_000,
     ) {
         let sets = rule_sets();
@@ -469,10 +490,42 @@ proptest! {
             "expectimax:depth=2",
             "mcts:iterations=25",
             "expectimax:depth=2,mode=greedy,weights=tuned",
+            "expectimax:depth=2,mode=greedy,weights=paths",
         ][which];
         let mut g = Game::new(rules, seed);
         drive(&mut g, spec, "greedy", 3, seed);
         prop_assert!(g.is_over());
+    }
+
+    /// Any weights of the path features (`exposure`, `threat`, `blocking`): one-ply and search
+    /// players on them choose legal plays (checked by `drive`) to the end of the game, and a
+    /// seed replays the same choices.
+    #[test]
+    fn path_feature_weights_play_legally_and_replay(
+        set in 0usize..10,
+        exposure in -5.0f64..5.0,
+        threat in -10.0f64..10.0,
+        blocking in -5.0f64..5.0,
+        search in any::<bool>(),
+        seed in 0u64..1_000,
+    ) {
+        let sets = rule_sets();
+        let rules = &sets[set % sets.len()];
+        let weights = format!("weights=paths,exposure={exposure},threat={threat},blocking={blocking}");
+        // Greedy plays every decision; the search the first three (then greedy: it is slow).
+        let (spec, searched) = if search {
+            (format!("expectimax:depth=2,mode=greedy,{weights}"), 3)
+        } else {
+            (format!("greedy:{weights}"), usize::MAX)
+        };
+        let run = || {
+            let mut g = Game::new(rules, seed);
+            let made = drive(&mut g, &spec, "greedy", searched, seed);
+            (g.is_over(), made)
+        };
+        let (over, made) = run();
+        prop_assert!(over);
+        prop_assert_eq!(made, run().1);
     }
 }
 
@@ -486,26 +539,32 @@ proptest! {
         kind in 0usize..3,
         depth in 1u32..=4,
         mode in 0usize..4,
-        set in any::<bool>(),
+        set in 0usize..3,
         risk in proptest::option::of(-10.0f64..10.0),
+        threat in proptest::option::of(-10.0f64..10.0),
     ) {
+        let set = [None, Some("tuned"), Some("paths")][set];
         let mut params = Vec::new();
         if kind == 1 {
             params.push(format!("depth={depth}"));
             params.push(format!("mode={}", ["auto", "paranoid", "maxn", "greedy"][mode]));
         }
-        if set {
-            params.push("weights=tuned".to_string());
+        if let Some(name) = set {
+            params.push(format!("weights={name}"));
         }
         if let Some(r) = risk {
             params.push(format!("risk={r}"));
         }
+        if let Some(t) = threat {
+            params.push(format!("threat={t}"));
+        }
         let text = format!("{}:{}", ["greedy", "expectimax", "mcts"][kind], params.join(","));
         let spec: PlayerSpec = text.parse().unwrap();
-        prop_assert_eq!(spec.weight_set.as_deref(), set.then_some("tuned"));
+        prop_assert_eq!(spec.weight_set.as_deref(), set);
         let canonical = spec.to_string();
         prop_assert_eq!(canonical.parse::<PlayerSpec>().unwrap(), spec.clone());
-        prop_assert_eq!(canonical.contains("weights=tuned"), set);
+        prop_assert_eq!(canonical.contains("weights="), set.is_some());
+        prop_assert_eq!(canonical.contains("threat="), threat.is_some());
         prop_assert_eq!(canonical.contains("mode=greedy"), kind == 1 && mode == 3);
     }
 }
@@ -569,4 +628,58 @@ fn pubeval_plays_backgammon_only_and_beats_random() {
     let summary = r.summary();
     let pubeval = r.standings.iter().find(|p| p.player == "pubeval").unwrap();
     assert!(pubeval.win_rate > 0.85, "{summary}");
+}
+
+/// One Parcheesi feature of every seat at a position given in the notation.
+fn parcheesi_feature(position: &str, name: &str) -> Vec<f64> {
+    let rules = Rules::preset("parcheesi").unwrap();
+    let g = Game::from_position(&rules, position, 1).unwrap();
+    players::features(&g)
+        .into_iter()
+        .find(|(f, _)| f.name == name)
+        .unwrap()
+        .1
+}
+
+#[test]
+fn parcheesi_exposure_follows_the_shooters_paths() {
+    // Seat 0's piece 10 on (square 9), seat 3's 4 squares behind it (its 23, square 5); the
+    // other pieces home, seat 1 to move (every other seat moves before seat 0).
+    let open = "0:10,72,72,72 1:66,72,72,72 2:66,72,72,72 3:23,72,72,72 turn:1 doubles:0";
+    let shot = 14.0 / 36.0; // a 4 on one die, or 1-3, 3-1, 2-2
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+    assert!(close(parcheesi_feature(open, "risk")[0], shot * 10.0));
+    assert!(close(parcheesi_feature(open, "exposure")[0], shot * 10.0));
+    // Seat 0's own blockade between them (its 7, square 6): `risk` still counts the shot,
+    // `exposure` does not (no piece passes a blockade, and the blockade is never exposed).
+    let blocked = "0:7,7,10,72 1:66,72,72,72 2:66,72,72,72 3:23,72,72,72 turn:1 doubles:0";
+    assert!(close(parcheesi_feature(blocked, "risk")[0], shot * 10.0));
+    assert_eq!(parcheesi_feature(blocked, "exposure")[0], 0.0);
+    // Seat 1 with a piece in the nest may enter on its square 17 and move 2 on with a 5-2 or
+    // 2-5: seat 0's piece on square 19 (its 20) is exposed to that, which `risk` ignores.
+    let entry = "0:20,72,72,72 1:0,72,72,72 2:66,72,72,72 3:66,72,72,72 turn:1 doubles:0";
+    assert_eq!(parcheesi_feature(entry, "risk")[0], 0.0);
+    assert!(close(
+        parcheesi_feature(entry, "exposure")[0],
+        2.0 / 36.0 * 20.0
+    ));
+}
+
+#[test]
+fn parcheesi_threats_and_blocking_count_the_opponents_pieces() {
+    // Seat 0's piece on square 4 (its 5) is 4 squares behind seat 1's lone piece on square 8
+    // (its 60): seat 0 threatens it with 14 rolls of 36, and seat 1 threatens nothing.
+    let threat = "0:5,72,72,72 1:60,72,72,72 2:66,72,72,72 3:66,72,72,72 turn:1 doubles:0";
+    let t = parcheesi_feature(threat, "threat");
+    assert!((t[0] - 14.0 / 36.0).abs() < 1e-12, "{t:?}");
+    assert_eq!(t[1], 0.0);
+    // Seat 0's blockade on square 9 (its 10) stands 4 squares ahead of seat 3's piece on
+    // square 5 (its 23); seat 1's piece on square 30 (its 14) is not behind it.
+    let block = "0:10,10,72,72 1:14,72,72,72 2:66,72,72,72 3:23,72,72,72 turn:1 doubles:0";
+    assert_eq!(
+        parcheesi_feature(block, "blocking"),
+        vec![1.0, 0.0, 0.0, 0.0]
+    );
+    // The blockade's pieces are never exposed.
+    assert_eq!(parcheesi_feature(block, "exposure")[0], 0.0);
 }

@@ -66,6 +66,27 @@ pub trait Evaluate: RuleSystem + crate::rl::Encode {
     /// ignored).
     fn features(&self, s: &Self::State, out: &mut [Row; 4]);
 
+    /// [`Evaluate::features`] where only the features whose bit is set in `used` need to be
+    /// right (the others may be left at 0): an evaluator may skip costly features whose
+    /// weight is zero. The default computes them all.
+    ///
+    /// ```
+    /// use pachisi::parcheesi::ParcheesiRules;
+    /// use pachisi::players::{Evaluate, MAX_FEATURES};
+    /// use pachisi::{RuleSystem, SystemRules};
+    /// let sys = ParcheesiRules::parcheesi().build().unwrap();
+    /// let s = sys.initial_state();
+    /// let (mut all, mut some) = ([[0.0; MAX_FEATURES]; 4], [[0.0; MAX_FEATURES]; 4]);
+    /// sys.features(&s, &mut all);
+    /// sys.features_used(&s, &mut some, 1 << 2); // only feature 2 (`nest`) is needed
+    /// assert_eq!(some[1][2], 4.0);
+    /// assert_eq!(some[1][2], all[1][2]);
+    /// ```
+    fn features_used(&self, s: &Self::State, out: &mut [Row; 4], used: u16) {
+        let _ = used;
+        self.features(s, out);
+    }
+
     /// The score difference that makes odds of e:1 between two sides at `s`.
     fn scale(&self, s: &Self::State) -> f64;
 
@@ -114,6 +135,8 @@ pub trait Evaluate: RuleSystem + crate::rl::Encode {
 pub(crate) struct Evaluator<'a, R: Evaluate> {
     pub sys: &'a R,
     weights: Row,
+    /// Bit `i` set where feature `i`'s weight is not zero (the others need not be computed).
+    used: u16,
     seats: usize,
     /// Side index of each seat.
     side_of: [usize; 4],
@@ -167,9 +190,15 @@ impl<'a, R: Evaluate> Evaluator<'a, R> {
                 sides += 1;
             }
         }
+        let used = weights
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| **w != 0.0)
+            .fold(0u16, |m, (i, _)| m | 1 << i);
         Evaluator {
             sys,
             weights,
+            used,
             seats,
             side_of,
             sides,
@@ -201,7 +230,7 @@ impl<'a, R: Evaluate> Evaluator<'a, R> {
     /// Per-seat weighted scores.
     pub fn scores(&self, s: &R::State) -> [f64; 4] {
         let mut rows = [[0.0; MAX_FEATURES]; 4];
-        self.sys.features(s, &mut rows);
+        self.sys.features_used(s, &mut rows, self.used);
         let mut out = [0.0; 4];
         for (seat, row) in rows.iter().enumerate().take(self.seats) {
             out[seat] = row.iter().zip(&self.weights).map(|(f, w)| f * w).sum();
