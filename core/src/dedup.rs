@@ -1,8 +1,9 @@
-//! The set of resulting positions a generator has listed: one implementation for every rule
-//! system's generator (Parcheesi, Family Pachisi and backgammon list one play per resulting
+//! The set of resulting positions a generator has listed (Parcheesi lists one play per resulting
 //! position with it; a generator may scan a short list before it, and the Parcheesi search's
-//! memo of nodes, a map with a flag per node, is not a set of results). Classic Pachisi moves one
-//! piece or unit per throw, so its plays are distinct by construction.
+//! memo of nodes, a map with a flag per node, is not a set of results). Backgammon and Family
+//! Pachisi keep specialised tables instead (a fixed table of compact keys for the few plays
+//! that can meet; a set inlined into the search), explained in their generators' module docs.
+//! Classic Pachisi moves one piece or unit per throw, so its plays are distinct by construction.
 //!
 //! Keys are small `Copy` values (a canonical position key, or a key with a tag). The set is an
 //! open-addressing table cleared in O(1) by bumping a stamp, so a generator keeps one per thread
