@@ -11,6 +11,7 @@
 
 use pachisi::{Game, MAX_STEPS, Node, Play, Roll, Rules, Step, StepKind};
 use serde_json::Value;
+use std::borrow::Cow;
 use std::cell::{Cell, OnceCell, RefCell};
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -101,8 +102,8 @@ pub fn seeded_game(data: &[u8]) -> Option<(Game, &[u8])> {
 /// targets that start from a seeded game clone it rather than replay up to 63 actions per input.
 pub struct Prepared {
     game: Game,
-    value: OnceCell<Value>,
     json: OnceCell<String>,
+    nodes: OnceCell<Vec<Span>>,
     /// Whether [`game_tamper`] checked a game equal to this one ([`check_game`]).
     checked: Cell<bool>,
 }
@@ -112,22 +113,33 @@ impl Prepared {
     pub fn game(&self) -> &Game {
         &self.game
     }
-    /// Its whole record as a JSON value (`Game::to_value`), computed on first use.
-    pub fn value(&self) -> &Value {
-        self.value.get_or_init(|| self.game.to_value())
-    }
     /// Its whole record as JSON text (`Game::to_json`), computed on first use.
     pub fn json(&self) -> &str {
-        self.json.get_or_init(|| self.game.to_json())
+        self.json.get_or_init(|| {
+            let json = self.game.to_json();
+            PREPARED_BYTES.with(|b| b.set(b.get() + json.len()));
+            json
+        })
+    }
+    /// The nodes of its record ([`Tampered`]), computed on first use.
+    fn nodes(&self) -> &[Span] {
+        self.nodes.get_or_init(|| {
+            let nodes = json_nodes(self.json(), 0);
+            PREPARED_BYTES.with(|b| b.set(b.get() + nodes.len() * size_of::<Span>()));
+            nodes
+        })
     }
 }
 
-/// Prepared games kept at most (then the table starts again): each holds a game of up to 63
-/// actions and perhaps its record as a JSON value, some 100 KB.
-const PREPARED_MAX: usize = 1024;
+/// Bytes of records and node lists the table of prepared games may hold (then it starts again).
+const PREPARED_MAX_BYTES: usize = 256 << 20;
 
 thread_local! {
-    static PREPARED: RefCell<HashMap<[u8; 3], Rc<Prepared>>> = RefCell::new(HashMap::new());
+    /// The seeded games of each rules and seed, by actions played (0 to 63): one game played
+    /// 63 actions, copied after each (the copies share their history, and so the text of each
+    /// history entry once written).
+    static PREPARED: RefCell<HashMap<[u8; 2], Rc<[Rc<Prepared>]>>> = RefCell::new(HashMap::new());
+    static PREPARED_BYTES: Cell<usize> = const { Cell::new(0) };
 }
 
 /// [`seeded_game`] from a table: the same game for the same header, built on first use.
@@ -136,30 +148,34 @@ pub fn prepared_game(data: &[u8]) -> Option<(Rc<Prepared>, &[u8])> {
         return None;
     };
     // Headers selecting the same game share an entry.
-    let key = [
-        (usize::from(*r) % rules_list().len()) as u8,
-        *seed,
-        *actions % 64,
-    ];
-    let prepared = PREPARED.with(|table| {
-        if let Some(p) = table.borrow().get(&key) {
-            return Rc::clone(p);
+    let key = [(usize::from(*r) % rules_list().len()) as u8, *seed];
+    let games = PREPARED.with(|table| {
+        if let Some(games) = table.borrow().get(&key) {
+            return Rc::clone(games);
         }
-        let (game, _) = seeded_game(&key).expect("a full header");
-        let p = Rc::new(Prepared {
-            game,
-            value: OnceCell::new(),
-            json: OnceCell::new(),
-            checked: Cell::new(false),
-        });
+        let (mut game, _) = seeded_game(&[key[0], key[1], 0]).expect("a full header");
+        let mut choices = Choices::new(u64::from(*seed));
+        let mut games = Vec::with_capacity(64);
+        for _ in 0..64 {
+            games.push(Rc::new(Prepared {
+                game: game.clone(),
+                json: OnceCell::new(),
+                nodes: OnceCell::new(),
+                checked: Cell::new(false),
+            }));
+            // One action, as `seeded_game` plays them (`advance` goes on with the same choices).
+            advance(&mut game, &mut choices, 1);
+        }
+        let games: Rc<[Rc<Prepared>]> = games.into();
         let mut table = table.borrow_mut();
-        if table.len() >= PREPARED_MAX {
+        if PREPARED_BYTES.with(Cell::get) > PREPARED_MAX_BYTES {
             table.clear();
+            PREPARED_BYTES.with(|b| b.set(0));
         }
-        table.insert(key, Rc::clone(&p));
-        p
+        table.insert(key, Rc::clone(&games));
+        games
     });
-    Some((prepared, rest))
+    Some((Rc::clone(&games[usize::from(*actions % 64)]), rest))
 }
 
 /// `game`'s record must be `before` after a rejected `what`; returns the record. Compares the
@@ -347,17 +363,13 @@ pub fn check_game(game: Game) {
 /// Tampered game records: `[rules, seed, actions]` make a seeded game whose record is then
 /// edited, each 4 bytes one edit `[node, how, value, value]` (a JSON node chosen by index,
 /// replaced by a number, string, null or boolean, removed, or an array entry repeated); the
-/// edited record goes to `Game::from_json` ([`check_record`]). The seeded game's record comes from
-/// [`prepared_game`].
+/// edited record goes to `Game::from_json` ([`check_record`]). The seeded game and its record
+/// come from [`prepared_game`]; the record is edited as text ([`tampered_record`]).
 pub fn game_tamper(data: &[u8]) {
     let Some((prepared, edits)) = prepared_game(data) else {
         return;
     };
-    let mut record = prepared.value().clone();
-    for edit in edits.chunks_exact(4).take(8) {
-        apply_edit(&mut record, edit);
-    }
-    let text = record.to_string();
+    let text = tampered_record(&prepared, edits);
     let Ok(game) = Game::from_json(&text) else {
         return;
     };
@@ -369,88 +381,193 @@ pub fn game_tamper(data: &[u8]) {
     check_game(game);
 }
 
-fn count_nodes(v: &Value) -> usize {
-    1 + match v {
-        Value::Array(a) => a.iter().map(count_nodes).sum(),
-        Value::Object(m) => m.values().map(count_nodes).sum(),
-        _ => 0,
+/// The prepared game's record with `edits` applied (up to 8, 4 bytes each, [`game_tamper`]):
+/// exactly the text of its record as a `serde_json::Value` with each edit made to the node it
+/// selects, as [`Tampered`] edits the text itself.
+pub fn tampered_record(prepared: &Prepared, edits: &[u8]) -> String {
+    let mut record = Tampered {
+        text: Cow::Borrowed(prepared.json()),
+        nodes: Cow::Borrowed(prepared.nodes()),
+    };
+    for edit in edits.chunks_exact(4).take(8) {
+        record.apply(edit);
+    }
+    record.text.into_owned()
+}
+
+/// A JSON node of a text: where it starts (`entry`: its key, for a member of an object) and
+/// ends, as byte offsets.
+#[derive(Clone, Copy, Debug)]
+struct Span {
+    entry: u32,
+    start: u32,
+    end: u32,
+}
+
+/// The nodes of `text` (compact JSON, as `serde_json` writes it), in pre-order (a node, then
+/// each of its entries' values), their offsets moved by `base`: the order `serde_json::Value`
+/// walks them, objects' keys in the order written (sorted, in a record).
+fn json_nodes(text: &str, base: usize) -> Vec<Span> {
+    let mut out = Vec::new();
+    scan_node(text.as_bytes(), 0, 0, base, &mut out);
+    out
+}
+
+/// Scans the node at `i` (whose entry starts at `entry`), adding it and its descendants to
+/// `out`; returns the offset after it.
+fn scan_node(b: &[u8], i: usize, entry: usize, base: usize, out: &mut Vec<Span>) -> usize {
+    let at = |x: usize| (base + x) as u32;
+    let me = out.len();
+    out.push(Span {
+        entry: at(entry),
+        start: at(i),
+        end: 0,
+    });
+    let end = match b[i] {
+        open @ (b'[' | b'{') => {
+            let close = if open == b'[' { b']' } else { b'}' };
+            let mut j = i + 1;
+            if b[j] == close {
+                j + 1
+            } else {
+                loop {
+                    let entry = j;
+                    if open == b'{' {
+                        j = skip_string(b, j) + 1;
+                    }
+                    j = scan_node(b, j, entry, base, out);
+                    if b[j] == b',' {
+                        j += 1;
+                    } else {
+                        break j + 1;
+                    }
+                }
+            }
+        }
+        b'"' => skip_string(b, i),
+        _ => {
+            let mut j = i;
+            while j < b.len() && !matches!(b[j], b',' | b']' | b'}') {
+                j += 1;
+            }
+            j
+        }
+    };
+    out[me].end = at(end);
+    end
+}
+
+/// The offset after the JSON string starting at `i`.
+fn skip_string(b: &[u8], i: usize) -> usize {
+    let mut j = i + 1;
+    while b[j] != b'"' {
+        j += if b[j] == b'\\' { 2 } else { 1 };
+    }
+    j + 1
+}
+
+/// A record being tampered with: its text and its nodes, both borrowed from the prepared game
+/// until the first edit that changes something.
+struct Tampered<'a> {
+    text: Cow<'a, str>,
+    nodes: Cow<'a, [Span]>,
+}
+
+impl Tampered<'_> {
+    /// Applies `edit` to the node it selects (by index in pre-order, of all the nodes).
+    fn apply(&mut self, edit: &[u8]) {
+        let nodes = &self.nodes;
+        let k = (usize::from(edit[0]) * 7 + usize::from(edit[3])) % nodes.len();
+        let Span { entry, start, end } = nodes[k];
+        // The node's descendants follow it, up to the first node past its end.
+        let last = k + nodes[k + 1..].partition_point(|n| n.start < end);
+        // Its entries (for a container), each up to where the next one starts.
+        let mut entries = Vec::new();
+        let mut j = k + 1;
+        while j <= last {
+            entries.push(&self.text[nodes[j].entry as usize..nodes[j].end as usize]);
+            let child_end = nodes[j].end;
+            j += 1 + nodes[j + 1..=last].partition_point(|n| n.start < child_end);
+        }
+        let old = &self.text[start as usize..end as usize];
+        let Some(new) = edited_node(old, entries, edit) else {
+            return;
+        };
+        let mut new_nodes = json_nodes(&new, start as usize);
+        new_nodes[0].entry = entry;
+        let delta = new.len() as i64 - i64::from(end - start);
+        let shift = |x: u32| (i64::from(x) + delta) as u32;
+        let nodes = self.nodes.to_mut();
+        for n in &mut nodes[..k] {
+            // The ones before it that do not end before it contain it.
+            if n.end >= end {
+                n.end = shift(n.end);
+            }
+        }
+        for n in &mut nodes[last + 1..] {
+            *n = Span {
+                entry: shift(n.entry),
+                start: shift(n.start),
+                end: shift(n.end),
+            };
+        }
+        nodes.splice(k..=last, new_nodes);
+        self.text
+            .to_mut()
+            .replace_range(start as usize..end as usize, &new);
     }
 }
 
-/// Applies `edit` to the `index`th node in pre-order; false when there are fewer nodes.
-fn edit_nth(v: &mut Value, index: &mut usize, edit: &[u8]) -> bool {
-    if *index == 0 {
-        edit_node(v, edit);
-        return true;
-    }
-    *index -= 1;
-    match v {
-        Value::Array(a) => a.iter_mut().any(|c| edit_nth(c, index, edit)),
-        Value::Object(m) => m.values_mut().any(|c| edit_nth(c, index, edit)),
-        _ => false,
-    }
-}
-
-fn apply_edit(record: &mut Value, edit: &[u8]) {
-    let total = count_nodes(record);
-    let mut index = (usize::from(edit[0]) * 7 + usize::from(edit[3])) % total;
-    edit_nth(record, &mut index, edit);
-}
-
-fn edit_node(node: &mut Value, edit: &[u8]) {
+/// The text of the node `old` (whose entries, for a container, are `entries`: the values of an
+/// array, the `"key":value` members of an object) after `edit`, or `None` when it does not
+/// change it: a number, negative number, huge number, fraction, null, boolean or string in its
+/// place; an array entry or object key removed; an array entry repeated; two array entries
+/// swapped; a number off by one (anything else becomes a small array).
+fn edited_node(old: &str, mut entries: Vec<&str>, edit: &[u8]) -> Option<String> {
     let small = i64::from(edit[2]);
-    *node = match edit[1] % 12 {
-        0 | 1 => Value::from(small),
-        2 => Value::from(small - 128),
-        3 => Value::from(u64::from(edit[2]) << (edit[3] % 64)),
-        4 => Value::from(f64::from(edit[2]) / 3.0),
-        5 => Value::Null,
-        6 => Value::Bool(edit[2].is_multiple_of(2)),
+    let array = old.starts_with('[');
+    let container = |entries: Vec<&str>| {
+        let (open, close) = if array { ("[", "]") } else { ("{", "}") };
+        format!("{open}{}{close}", entries.join(","))
+    };
+    let text = match edit[1] % 12 {
+        0 | 1 => Value::from(small).to_string(),
+        2 => Value::from(small - 128).to_string(),
+        3 => Value::from(u64::from(edit[2]) << (edit[3] % 64)).to_string(),
+        4 => Value::from(f64::from(edit[2]) / 3.0).to_string(),
+        5 => "null".into(),
+        6 => Value::Bool(edit[2].is_multiple_of(2)).to_string(),
         7 => {
             let words = ["", "x", "5-3", "parcheesi", "backgammon", "move"];
-            Value::String(words[usize::from(edit[2]) % words.len()].into())
+            Value::from(words[usize::from(edit[2]) % words.len()]).to_string()
         }
-        8 => match node.take() {
-            // An array loses an entry, an object a key.
-            Value::Array(mut a) if !a.is_empty() => {
-                a.remove(usize::from(edit[2]) % a.len());
-                Value::Array(a)
+        // An array loses an entry, an object a key.
+        8 if !entries.is_empty() => {
+            entries.remove(usize::from(edit[2]) % entries.len());
+            container(entries)
+        }
+        // An array entry repeated (a history or log entry played twice).
+        9 if array && !entries.is_empty() => {
+            let i = usize::from(edit[2]) % entries.len();
+            entries.insert(i, entries[i]);
+            container(entries)
+        }
+        // Two array entries swapped (events out of order).
+        10 if array && entries.len() > 1 => {
+            let (i, n) = (usize::from(edit[2]) % entries.len(), entries.len());
+            entries.swap(i, (i + 1) % n);
+            container(entries)
+        }
+        8..=10 => return None,
+        // A number off by one either way.
+        _ => match serde_json::from_str::<Value>(old) {
+            Ok(Value::Number(n)) => {
+                Value::from(n.as_i64().unwrap_or(0) + i64::from(edit[2] % 3) - 1).to_string()
             }
-            Value::Object(mut m) if !m.is_empty() => {
-                let key = m
-                    .keys()
-                    .nth(usize::from(edit[2]) % m.len())
-                    .unwrap()
-                    .clone();
-                m.remove(&key);
-                Value::Object(m)
-            }
-            other => other,
-        },
-        9 => match node.take() {
-            // An array entry repeated (a history or log entry played twice).
-            Value::Array(mut a) if !a.is_empty() => {
-                let i = usize::from(edit[2]) % a.len();
-                a.insert(i, a[i].clone());
-                Value::Array(a)
-            }
-            other => other,
-        },
-        10 => match node.take() {
-            // Two array entries swapped (events out of order).
-            Value::Array(mut a) if a.len() > 1 => {
-                let (i, n) = (usize::from(edit[2]) % a.len(), a.len());
-                a.swap(i, (i + 1) % n);
-                Value::Array(a)
-            }
-            other => other,
-        },
-        _ => match node {
-            // A number off by one either way.
-            Value::Number(n) => Value::from(n.as_i64().unwrap_or(0) + i64::from(edit[2] % 3) - 1),
-            _ => Value::Array(vec![Value::from(small), Value::from(small % 7)]),
+            _ => Value::from(vec![small, small % 7]).to_string(),
         },
     };
+    Some(text)
 }
 
 /// Positions: `[rules]` then the text given to `Game::from_position`. An accepted position must
