@@ -131,8 +131,12 @@ impl Prepared {
     }
 }
 
-/// Bytes of records and node lists the table of prepared games may hold (then it starts again).
+/// Bytes the table of prepared games may hold (then it starts again): records, node lists, and
+/// [`FAMILY_BYTES`] for the games of each rules and seed.
 const PREPARED_MAX_BYTES: usize = 256 << 20;
+
+/// Bytes counted for the 64 games of one rules and seed (which share one history).
+const FAMILY_BYTES: usize = 64 << 10;
 
 thread_local! {
     /// The seeded games of each rules and seed, by actions played (0 to 63): one game played
@@ -172,6 +176,8 @@ pub fn prepared_game(data: &[u8]) -> Option<(Rc<Prepared>, &[u8])> {
             table.clear();
             PREPARED_BYTES.with(|b| b.set(0));
         }
+        // The game and its history (some 60 entries of about 1 KB with their texts).
+        PREPARED_BYTES.with(|b| b.set(b.get() + FAMILY_BYTES));
         table.insert(key, Rc::clone(&games));
         games
     });
@@ -374,8 +380,12 @@ pub fn game_tamper(data: &[u8]) {
         return;
     };
     // Most records that load are the seeded game's own (the edits changed nothing it keeps):
-    // the checks of a game equal to it give the same results, so they run once per entry.
-    if game == *prepared.game() && prepared.checked.replace(true) {
+    // the checks of a game equal to it give the same results, so they run once per entry, on
+    // the prepared game (whose record is written from the entries' texts it keeps).
+    if game == *prepared.game() {
+        if !prepared.checked.replace(true) {
+            check_game(prepared.game().clone());
+        }
         return;
     }
     check_game(game);
