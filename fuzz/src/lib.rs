@@ -135,6 +135,9 @@ impl Prepared {
 /// [`FAMILY_BYTES`] for the games of each rules and seed.
 const PREPARED_MAX_BYTES: usize = 256 << 20;
 
+/// The 64 prepared games of one rules and seed, by actions played.
+type Family = Rc<[Rc<Prepared>]>;
+
 /// Bytes counted for the 64 games of one rules and seed (which share one history).
 const FAMILY_BYTES: usize = 64 << 10;
 
@@ -142,7 +145,7 @@ thread_local! {
     /// The seeded games of each rules and seed, by actions played (0 to 63): one game played
     /// 63 actions, copied after each (the copies share their history, and so the text of each
     /// history entry once written).
-    static PREPARED: RefCell<HashMap<[u8; 2], Rc<[Rc<Prepared>]>>> = RefCell::new(HashMap::new());
+    static PREPARED: RefCell<HashMap<[u8; 2], Family>> = RefCell::new(HashMap::new());
     static PREPARED_BYTES: Cell<usize> = const { Cell::new(0) };
 }
 
@@ -170,7 +173,7 @@ pub fn prepared_game(data: &[u8]) -> Option<(Rc<Prepared>, &[u8])> {
             // One action, as `seeded_game` plays them (`advance` goes on with the same choices).
             advance(&mut game, &mut choices, 1);
         }
-        let games: Rc<[Rc<Prepared>]> = games.into();
+        let games: Family = games.into();
         let mut table = table.borrow_mut();
         if PREPARED_BYTES.with(Cell::get) > PREPARED_MAX_BYTES {
             table.clear();
