@@ -3,9 +3,10 @@
 //!
 //! Every target checks the same three things of the engine's public API:
 //! - no input makes it panic (libFuzzer reports a panic as a crash);
-//! - an input the engine rejects leaves the game exactly as it was (its whole JSON record);
-//! - what it accepts round-trips: a game record through `to_json`/`from_json`, a position
-//!   through its notation, rules through their JSON.
+//! - an input the engine rejects leaves the game exactly as it was (its whole JSON record,
+//!   compared as text or with `Game`'s `==`, the equality of everything a record holds);
+//! - what it accepts round-trips: a game record through `to_json`/`from_json` (into an equal
+//!   game), a position through its notation, rules through their JSON.
 //!
 //! An invariant that does not hold is reported by panicking with a message naming it.
 
