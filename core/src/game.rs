@@ -154,6 +154,8 @@ struct Snapshot<S> {
 struct Shared<R> {
     system: R,
     rules: Rules,
+    /// The rules' JSON text in the record, written on first use.
+    rules_text: OnceLock<String>,
 }
 
 /// One action of the history: what undo needs (the position at the start of the play before it,
@@ -392,6 +394,80 @@ pub struct GameOf<R: RuleSystem> {
     cache: OnceLock<Arc<Cache>>,
 }
 
+/// Two games are equal when everything their records ([`GameOf::to_json`]) hold is equal: the
+/// rules, the position at the start of the play, the steps taken, the generator, and the whole
+/// history (for every action: the position and generator before it, the steps taken before it,
+/// and the events it logged: its roll, play or forfeits), with the rolls counted, and the
+/// forfeits a game from a position opened with. Equal games write the same record, and a game
+/// read back from its record equals it. What a record does not keep is not compared: the events
+/// an action caused that are not logged (a step taken alone, which a record cannot tell from a
+/// play when it ends the play; captures, bonuses, extra rolls and the end of the game, which
+/// follow from the actions) and what [`GameOf::redo`] could make again.
+///
+/// Cheap for copies: a game's copies share its history, and the comparison stops at the first
+/// history entry both games share, so comparing a game with a copy of it made before a few
+/// actions compares those few entries, whatever the length of the game.
+///
+/// ```
+/// let mut g = pachisi::Game::from_preset("parcheesi", 3).unwrap();
+/// let copy = g.clone();
+/// g.roll().unwrap();
+/// assert!(g != copy);
+/// g.undo().unwrap();
+/// assert!(g == copy);
+/// // A game with another generator (another seed) is another game.
+/// assert!(g != pachisi::Game::from_preset("parcheesi", 4).unwrap());
+/// ```
+impl<R: RuleSystem> PartialEq for GameOf<R> {
+    fn eq(&self, other: &GameOf<R>) -> bool {
+        (Arc::ptr_eq(&self.shared, &other.shared) || self.rules() == other.rules())
+            && self.start == other.start
+            && self.taken == other.taken
+            && self.current == other.current
+            && self.rng == other.rng
+            && self.log_count == other.log_count
+            && self.roll_count == other.roll_count
+            // What a game from a position opened with: the record keeps the logged events
+            // (forfeits), not the end of a game that was already over.
+            && logged(&self.opening).eq(logged(&other.opening))
+            && same_history(self.head.as_deref(), other.head.as_deref())
+    }
+}
+
+/// The logged ones of `events` (what a record keeps of them).
+fn logged(events: &[Event]) -> impl Iterator<Item = &Event> {
+    events.iter().filter(|e| e.is_logged())
+}
+
+/// Whether two histories (newest entry first) hold the same entries: compared entry by entry
+/// until an entry both share (the rest is then the same).
+fn same_history<S: PartialEq>(mut a: Option<&Record<S>>, mut b: Option<&Record<S>>) -> bool {
+    loop {
+        match (a, b) {
+            (None, None) => return true,
+            (Some(x), Some(y)) => {
+                if std::ptr::eq(x, y) {
+                    return true;
+                }
+                // Every field but the text written from them.
+                if x.depth != y.depth
+                    || x.state != y.state
+                    || x.rng != y.rng
+                    || x.taken_len != y.taken_len
+                    || x.log_len != y.log_len
+                    || x.rolls != y.rolls
+                    || !logged(&x.events).eq(logged(&y.events))
+                {
+                    return false;
+                }
+                a = x.parent.as_deref();
+                b = y.parent.as_deref();
+            }
+            _ => return false,
+        }
+    }
+}
+
 #[derive(Serialize, Deserialize)]
 #[serde(bound = "S: Serialize + serde::de::DeserializeOwned")]
 struct GameJson<S> {
@@ -409,7 +485,11 @@ impl<R: RuleSystem> GameOf<R> {
     pub fn new(system: R, rules: Rules, seed: u64) -> GameOf<R> {
         let state = system.initial_state();
         GameOf {
-            shared: Arc::new(Shared { system, rules }),
+            shared: Arc::new(Shared {
+                system,
+                rules,
+                rules_text: OnceLock::new(),
+            }),
             start: state,
             taken: Play::new(),
             current: state,
@@ -1299,7 +1379,11 @@ impl<R: RuleSystem> GameOf<R> {
         out.push_str("],\"rng\":");
         out.push_str(&crate::dice::rng_serde::json_text(&self.rng));
         out.push_str(",\"rules\":");
-        out.push_str(&value_text(self.rules()));
+        out.push_str(
+            self.shared
+                .rules_text
+                .get_or_init(|| value_text(&self.shared.rules)),
+        );
         out.push_str(",\"state\":");
         out.push_str(&value_text(&self.start));
         out.push_str(",\"taken\":");
@@ -1558,7 +1642,16 @@ macro_rules! game_enum {
         /// }
         /// assert!(g.winner().is_some());
         /// ```
-        #[derive(Clone, Debug)]
+        ///
+        /// Games compare equal when their records would be the same (see the [`PartialEq`] of
+        /// [`GameOf`]): games of different systems never are.
+        ///
+        /// ```
+        /// let g = pachisi::Game::from_preset("backgammon", 42).unwrap();
+        /// let back = pachisi::Game::from_json(&g.to_json()).unwrap();
+        /// assert!(back == g);
+        /// ```
+        #[derive(Clone, Debug, PartialEq)]
         #[non_exhaustive]
         pub enum Game {
             $(#[doc = $doc] $name(GameOf<<$rules as SystemRules>::System>),)*
@@ -2055,5 +2148,159 @@ impl Game {
             }
         }
         rules.config().visit(FromValue(value))
+    }
+}
+
+#[cfg(test)]
+mod equality_tests {
+    use super::*;
+
+    /// A Parcheesi game some way in (rolls, plays and a step taken), its history long enough to
+    /// change any entry of.
+    fn sample() -> GameOf<<crate::parcheesi::ParcheesiRules as SystemRules>::System> {
+        let Game::Parcheesi(mut g) = Game::from_preset("parcheesi", 5).unwrap() else {
+            unreachable!("the parcheesi preset is a Parcheesi game")
+        };
+        for k in 0..40 {
+            match g.node() {
+                Node::Over => break,
+                Node::Chance => {
+                    g.roll().unwrap();
+                }
+                Node::Decision => {
+                    let plays = g.legal_plays();
+                    g.play(&plays[k % plays.len()]).unwrap();
+                }
+            }
+        }
+        while g.node() != Node::Decision || g.legal_steps().is_empty() {
+            match g.node() {
+                Node::Chance => {
+                    g.roll().unwrap();
+                }
+                _ => {
+                    let plays = g.legal_plays();
+                    g.play(&plays[0]).unwrap();
+                }
+            }
+        }
+        let step = g.legal_steps()[0];
+        g.step(&step).unwrap();
+        assert!(g.history_len() > 3 && !g.taken().is_empty());
+        g
+    }
+
+    /// A copy of the history entry `back` entries from the newest, changed by `change`, with
+    /// the same parent (and so the same older entries) and copies of the newer entries.
+    fn with_entry_changed<S: Copy>(
+        head: &Arc<Record<S>>,
+        back: usize,
+        change: &dyn Fn(&mut Record<S>),
+    ) -> Arc<Record<S>> {
+        let copy = |r: &Record<S>, parent: Option<Arc<Record<S>>>| Record {
+            parent,
+            depth: r.depth,
+            state: r.state,
+            rng: r.rng.clone(),
+            taken_len: r.taken_len,
+            log_len: r.log_len,
+            rolls: r.rolls,
+            events: r.events.clone(),
+            text: OnceLock::new(),
+        };
+        if back == 0 {
+            let mut r = copy(head, head.parent.clone());
+            change(&mut r);
+            return Arc::new(r);
+        }
+        let parent = with_entry_changed(head.parent.as_ref().unwrap(), back - 1, change);
+        Arc::new(copy(head, Some(parent)))
+    }
+
+    #[test]
+    fn a_change_of_any_field_makes_games_unequal() {
+        let g = sample();
+        assert!(g == g.clone());
+        type G = GameOf<<crate::parcheesi::ParcheesiRules as SystemRules>::System>;
+        type Change = (&'static str, fn(&mut G));
+        let changes: Vec<Change> = vec![
+            ("start", |g| g.start = g.system().initial_state()),
+            ("taken", |g| g.taken = Play::new()),
+            ("current", |g| g.current = g.start),
+            ("rng", |g| {
+                crate::dice::roll_die(&mut g.rng);
+            }),
+            ("log_count", |g| g.log_count += 1),
+            ("roll_count", |g| g.roll_count += 1),
+            ("opening", |g| g.opening.push(Event::Forfeit { seat: 1 })),
+            ("head", |g| g.head = g.head.as_ref().unwrap().parent.clone()),
+            ("rules", |g| {
+                let rules = g.rules().with("seats", 2.into()).unwrap();
+                let Game::Parcheesi(two) = Game::new(&rules, 5) else {
+                    unreachable!("two-seat Parcheesi is a Parcheesi game")
+                };
+                g.shared = two.shared;
+            }),
+        ];
+        for (what, change) in changes {
+            let mut h = g.clone();
+            change(&mut h);
+            // Both ways: the comparison walks both games.
+            assert!(g != h, "{what} changed, yet the games are equal");
+            assert!(h != g, "{what} changed, yet the games are equal");
+        }
+        // Two states, so that an entry's state can be changed to one of them it is not.
+        let (a, b) = (g.system().initial_state(), g.current);
+        assert!(a != b && g.start != a);
+        let other_state = move |s: &mut _| *s = if *s == a { b } else { a };
+        type EntryChange<'a, S> = (&'static str, Box<dyn Fn(&mut Record<S>) + 'a>);
+        let entry_changes: Vec<EntryChange<_>> = vec![
+            ("depth", Box::new(|r| r.depth += 1)),
+            ("state", Box::new(move |r| other_state(&mut r.state))),
+            (
+                "rng",
+                Box::new(|r| {
+                    crate::dice::roll_die(&mut r.rng);
+                }),
+            ),
+            ("taken_len", Box::new(|r| r.taken_len += 1)),
+            ("log_len", Box::new(|r| r.log_len += 1)),
+            ("rolls", Box::new(|r| r.rolls += 1)),
+            (
+                "events",
+                Box::new(|r| r.events.push(Event::Forfeit { seat: 0 })),
+            ),
+        ];
+        for back in [0, 1, g.history_len() - 1] {
+            for (what, change) in &entry_changes {
+                let mut h = g.clone();
+                h.head = Some(with_entry_changed(
+                    h.head.as_ref().unwrap(),
+                    back,
+                    &**change,
+                ));
+                assert!(g != h, "{what} of entry {back} changed, yet equal");
+                assert!(h != g, "{what} of entry {back} changed, yet equal");
+            }
+            // Copied unchanged, the entries are equal without being shared.
+            let mut h = g.clone();
+            h.head = Some(with_entry_changed(h.head.as_ref().unwrap(), back, &|_| {}));
+            assert!(g == h, "entry {back} copied unchanged");
+            assert_eq!(g.to_json(), h.to_json());
+        }
+        // Events a record does not keep are not compared.
+        let mut h = g.clone();
+        h.head = Some(with_entry_changed(h.head.as_ref().unwrap(), 1, &|r| {
+            r.events.push(Event::ExtraRoll { seat: 0 })
+        }));
+        assert!(g == h);
+        assert_eq!(g.to_json(), h.to_json());
+        // Redo is not part of a game's record, nor of its equality.
+        let mut h = g.clone();
+        h.undo().unwrap();
+        h.redo().unwrap();
+        assert!(g == h);
+        h.undo().unwrap();
+        assert!(g != h);
     }
 }

@@ -287,3 +287,51 @@ fn records_in_other_layouts_load_the_same() {
     let msg = Game::from_json(&bad).unwrap_err().to_string();
     assert!(msg.contains("history[3].taken"), "{msg}");
 }
+
+/// `Game: PartialEq` is the equality of records: over games of every preset at many points of
+/// their play (copies, games played again independently from the same seed, games read back
+/// from their records, a game from a position), two games are equal exactly when they write
+/// the same record.
+#[test]
+fn games_are_equal_exactly_when_their_records_are() {
+    let rules = Rules::preset("backgammon").unwrap();
+    let mut pool: Vec<(String, Game)> = Vec::new();
+    for v in variants() {
+        for seed in 0..2 {
+            let mut g = Game::from_preset(v, seed).unwrap();
+            for k in 0..48 {
+                if k % 6 == 0 {
+                    // The same game played again: equal without sharing anything.
+                    let again = (0..k).fold(Game::from_preset(v, seed).unwrap(), played_on);
+                    assert!(again == g, "{v} {seed} {k}: played again");
+                    let back = Game::from_json(&g.to_json()).unwrap();
+                    assert!(back == g, "{v} {seed} {k}: read back");
+                    assert!(g == back, "{v} {seed} {k}: read back");
+                    pool.push((format!("{v} {seed} {k}"), g.clone()));
+                    pool.push((format!("{v} {seed} {k} read back"), back));
+                }
+                g = played_on(g, k);
+            }
+        }
+    }
+    let mut g = Game::from_position(&rules, "4HPwATDgc/ABMA", 3).unwrap();
+    for k in 0..12 {
+        pool.push((format!("backgammon position {k}"), g.clone()));
+        pool.push((
+            format!("backgammon position {k} read back"),
+            Game::from_json(&g.to_json()).unwrap(),
+        ));
+        g = played_on(g, k);
+    }
+    let records: Vec<String> = pool.iter().map(|(_, g)| g.to_json()).collect();
+    let mut equal_pairs = 0;
+    for (i, (a, ga)) in pool.iter().enumerate() {
+        for (j, (b, gb)) in pool.iter().enumerate() {
+            let same = records[i] == records[j];
+            assert_eq!(ga == gb, same, "{a} vs {b}: equal games, equal records");
+            equal_pairs += usize::from(same && i != j);
+        }
+    }
+    // Not only a game and itself: reloads and repeated points (an undo back) are equal pairs.
+    assert!(equal_pairs >= pool.len() / 2, "{equal_pairs}");
+}
