@@ -226,7 +226,7 @@ impl Evaluate for ParcheesiSystem {
             }
         }
         if used & (1 << EXPOSURE | 1 << THREAT | 1 << BLOCKING) != 0 {
-            path_features(self, s, &square, &pieces, out);
+            path_features(self, s, &square, &pieces, p_enter, out);
         }
     }
 
@@ -246,12 +246,14 @@ impl Evaluate for ParcheesiSystem {
 
 /// The features that follow the pieces' actual paths (`exposure`, `threat`, `blocking`):
 /// blockades stop shots and pieces, and pieces in the nest may enter and hit at once.
-/// `square` and `pieces` are the per-seat tables of [`Evaluate::features`].
+/// `square` and `pieces` are the per-seat tables of [`Evaluate::features`], `p_enter` the chance
+/// that a roll enters a piece.
 fn path_features(
     sys: &ParcheesiSystem,
     s: &ParcheesiState,
     square: &[[u8; PIECES]; 4],
     pieces: &[[u8; PIECES]; 4],
+    p_enter: f64,
     out: &mut [Row; 4],
 ) {
     let r = sys.rules();
@@ -287,8 +289,6 @@ fn path_features(
             .iter()
             .all(|&(b, _)| !(1..d).contains(&ahead(from, b)))
     };
-    // A five enters: a die showing five, or (with enter_with_sum) two dice summing to five.
-    let p_enter = if r.enter_with_sum { 15.0 } else { 11.0 } / 36.0;
     // The chance that `a`'s next roll does not capture a lone piece on `sq`.
     let missed_by = |a: usize, sq: u8| -> f64 {
         let mut p_missed = 1.0;
@@ -296,18 +296,12 @@ fn path_features(
         let entry = entry_square(side_of_seat(a as u8, seats));
         let in_nest = pieces[a].contains(&NEST);
         if !safe {
-            for (j, &from) in square[a].iter().enumerate() {
-                if from == OFF_TRACK {
-                    continue;
-                }
-                let d = ahead(from, sq);
+            multiply_misses(&mut p_missed, sq, &square[a], TRACK_LEN, &REACH, |j, d| {
                 let pa = pieces[a][j];
                 // A piece before its branch square turns into its home path there.
                 let stays = pa > BRANCH || pa as usize + d <= BRANCH as usize || r.go_round_again;
-                if d < REACH.len() && stays && clear(from, d) {
-                    p_missed *= 1.0 - REACH[d];
-                }
-            }
+                stays && clear(square[a][j], d)
+            });
             // Entering on a five (the entry square must be open) and moving on with the other
             // die.
             let k = ahead(entry, sq);
