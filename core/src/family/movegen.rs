@@ -638,9 +638,11 @@ impl FamilySystem {
         let colour = g.colour;
         let v = g.values[i];
         let reps = Self::representatives(b, colour, frozen);
+        // The representatives that may move (not frozen by an earlier step).
+        let free = reps & !frozen;
         let mut any = false;
         for piece in 0..PIECES {
-            if reps & (1 << piece) == 0 || frozen & (1 << piece) != 0 {
+            if free & (1 << piece) == 0 {
                 continue;
             }
             let Some(step) = self.single_step(b, colour, piece, v) else {
@@ -691,6 +693,8 @@ impl FamilySystem {
         let v = g.values[i];
         let mut any = false;
         let reps = Self::representatives(b, colour, frozen);
+        // The representatives that may move (not frozen by an earlier step).
+        let free = reps & !frozen;
         let both_dice_ok = self.rules.one_piece_both_dice || g.doubles;
 
         // FAM-6 exception: with no piece in play, 6-5 enters a piece with the five and moves it
@@ -772,7 +776,7 @@ impl FamilySystem {
         if pair_available && self.rules.sum_as_one_move {
             let total = v + g.values[i + 1];
             for piece in 0..PIECES {
-                if reps & (1 << piece) == 0 || frozen & (1 << piece) != 0 {
+                if free & (1 << piece) == 0 {
                     continue;
                 }
                 let from = b.s.pos[colour as usize][piece];
@@ -793,7 +797,7 @@ impl FamilySystem {
 
         // One value, one piece (entering with a five, F-F).
         for piece in 0..PIECES {
-            if reps & (1 << piece) == 0 || frozen & (1 << piece) != 0 {
+            if free & (1 << piece) == 0 {
                 continue;
             }
             let Some(step) = self.single_step(b, colour, piece, v) else {
