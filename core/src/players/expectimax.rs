@@ -345,6 +345,25 @@ pub(crate) fn choose<R: Evaluate>(
         keyed.sort_by(|a, b| b.0.total_cmp(&a.0));
         order = keyed.into_iter().map(|(_, i)| i).collect();
     }
+    let top = spec.top as usize;
+    if depth >= 2 && top > 0 && order.len() > top {
+        // `top`: value every play one decision shallower, then search the best `top` at full
+        // depth. A stable sort keeps the order of equals, so the random tie-break still holds.
+        let mut keyed: Vec<(f64, usize)> = order
+            .iter()
+            .map(|&i| {
+                let c = child(sys, s, &plays[i]);
+                let v = if paranoid {
+                    search.paranoid(&c, depth - 2, -TIE, 1.0 + TIE, false)
+                } else {
+                    search.maxn(&c, depth - 2, false)[mover as usize]
+                };
+                (v, i)
+            })
+            .collect();
+        keyed.sort_by(|a, b| b.0.total_cmp(&a.0));
+        order = keyed.into_iter().take(top).map(|(_, i)| i).collect();
+    }
     let mut best_i = order[0];
     let mut best = f64::NEG_INFINITY;
     for &i in &order {
@@ -567,5 +586,38 @@ mod tests {
         }
         assert!(checked > 50, "{checked}");
         assert!(differ > 0, "the own weights never disagreed with the model");
+    }
+
+    /// `top=k` searches the `k` plays a search one decision shallower values best: with `k` at
+    /// least the number of plays it chooses as the full search does; with `k = 1` it chooses
+    /// what that shallower search chooses (same seed, so the same tie-break).
+    #[test]
+    fn top_restricts_the_root_to_the_best_plays_of_a_shallower_search() {
+        let sys = crate::parcheesi::ParcheesiRules::parcheesi()
+            .build()
+            .unwrap();
+        let ev = Evaluator::new(&sys, &[]);
+        let spec = |text: &str| text.parse::<PlayerSpec>().unwrap();
+        let mut walk_rng = rng_from_seed(5);
+        let mut checked = 0;
+        for seed in 0..3 {
+            let mut dice = rng_from_seed(seed);
+            random_walk(&sys, &mut dice, &mut walk_rng, 200, |step, s, plays| {
+                if step % 7 != 0 || plays.len() < 3 {
+                    return;
+                }
+                let pick = |text: &str| choose(&ev, s, plays, &spec(text), &mut rng_from_seed(9));
+                for mode in ["greedy", "paranoid"] {
+                    let full = pick(&format!("expectimax:depth=3,mode={mode}"));
+                    let wide = pick(&format!("expectimax:depth=3,mode={mode},top=1000"));
+                    assert_eq!(full, wide);
+                    let shallow = pick(&format!("expectimax:depth=2,mode={mode}"));
+                    let one = pick(&format!("expectimax:depth=3,mode={mode},top=1"));
+                    assert_eq!(shallow, one);
+                }
+                checked += 1;
+            });
+        }
+        assert!(checked > 5, "{checked}");
     }
 }

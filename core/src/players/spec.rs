@@ -79,6 +79,8 @@ pub enum Leaf {
 /// let t: PlayerSpec = "expectimax:mode=greedy,weights=tuned".parse().unwrap();
 /// assert_eq!(t.weight_set.as_deref(), Some("tuned"));
 /// assert_eq!(t.to_string(), "expectimax:depth=2,mode=greedy,weights=tuned");
+/// let deep: PlayerSpec = "expectimax:depth=3,top=3,mode=greedy".parse().unwrap();
+/// assert_eq!(deep.to_string(), "expectimax:depth=3,mode=greedy,top=3");
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlayerSpec {
@@ -88,6 +90,9 @@ pub struct PlayerSpec {
     pub depth: u32,
     /// Expectimax: how the other seats play.
     pub mode: SearchMode,
+    /// Expectimax with `depth` >= 2: search only the `top` root plays that a search one
+    /// decision shallower values best (0: every play). A deep search at a fraction of its cost.
+    pub top: u32,
     /// MCTS: iterations per decision, 1..=10,000,000.
     pub iterations: u32,
     /// MCTS: stop after this many milliseconds even if iterations remain (then the choice
@@ -121,6 +126,7 @@ impl PlayerSpec {
             // `td` is one ply unless asked to search.
             depth: if kind == PlayerKind::Td { 1 } else { 2 },
             mode: SearchMode::Auto,
+            top: 0,
             iterations: 1000,
             time_ms: None,
             exploration: 0.7,
@@ -220,6 +226,14 @@ impl PlayerSpec {
                     "greedy" => SearchMode::Greedy,
                     _ => return Err(bad("`auto`, `paranoid`, `maxn` or `greedy`")),
                 };
+            }
+            "top" => {
+                only(&[PlayerKind::Expectimax, PlayerKind::Td])?;
+                self.top = value
+                    .parse()
+                    .ok()
+                    .filter(|&k: &u32| k <= 1000)
+                    .ok_or_else(|| bad("an integer from 0 (every play) to 1000"))?;
             }
             "iterations" => {
                 only(&[PlayerKind::Mcts])?;
@@ -374,6 +388,9 @@ impl fmt::Display for PlayerSpec {
                         SearchMode::Greedy => "greedy",
                     };
                     params.push(format!("mode={m}"));
+                }
+                if self.top != d.top {
+                    params.push(format!("top={}", self.top));
                 }
             }
             PlayerKind::Mcts => {
