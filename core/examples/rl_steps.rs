@@ -8,8 +8,9 @@
 //! ```
 //!
 //! Arguments: preset (default `backgammon`, played without the cube), number of environments
-//! (64), calls to `step` (200), and `nodigest` to skip the digest (whose hashing of every mask
-//! and observation would otherwise be a third of the instructions counted).
+//! (64), calls to `step` (200), then optionally `nodigest` to skip the digest (whose hashing of
+//! every mask and observation would otherwise be a third of the instructions counted) and the
+//! encoding, `step` (the default), `play` or `openspiel` (backgammon only).
 
 use pachisi::Rules;
 use pachisi::rl::{
@@ -22,19 +23,26 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let preset = args.first().map_or("backgammon", String::as_str);
     let n: usize = args.get(1).map_or(Ok(64), |a| a.parse())?;
     let calls: usize = args.get(2).map_or(Ok(200), |a| a.parse())?;
-    let with_digest = match args.get(3).map(String::as_str) {
-        None => true,
-        Some("nodigest") => false,
-        Some(other) => {
-            return Err(format!("unknown argument `{other}` (expected `nodigest`)").into());
+    let mut with_digest = true;
+    let mut encoding = Encoding::Step;
+    for arg in args.iter().skip(3) {
+        match arg.as_str() {
+            "nodigest" => with_digest = false,
+            other => {
+                encoding = other.parse().map_err(|_| {
+                    format!(
+                        "unknown argument `{other}` (expected `nodigest`, `step`, `play` or `openspiel`)"
+                    )
+                })?
+            }
         }
-    };
+    }
     let rules = if preset == "backgammon" {
         Rules::with_options(preset, &serde_json::json!({"cube": false}))?
     } else {
         Rules::preset(preset)?
     };
-    let mut env = VecEnv::new(&rules, n, 0, Encoding::Step, None)?;
+    let mut env = VecEnv::new(&rules, n, 0, encoding, None)?;
     let mut buffers = OutputBuffers::new(&env);
     let mut out = buffers.outputs();
     env.reset(None, &mut out);

@@ -203,6 +203,35 @@ impl BackgammonSystem {
         }
     }
 
+    /// The legal next steps of a play under way from `start` with the steps `taken` so far
+    /// (`cur`: `start` with them applied) into `out` (cleared first): a checker move's by
+    /// [`movegen::next_steps`], without listing the roll's plays; a cube decision's two answers
+    /// (a cube play is one step). The distinct next steps of the plays [`RuleSystem::generate`]
+    /// lists with [`Orders::All`] that begin with `taken` (`core/src/rl/env.rs` tests it).
+    pub(crate) fn next_steps(
+        &self,
+        start: &BgState,
+        cur: &BgState,
+        taken: &[Step],
+        out: &mut Vec<Step>,
+    ) {
+        out.clear();
+        let kinds = match start.phase {
+            Phase::Move => return movegen::next_steps(cur, taken, out),
+            _ if !taken.is_empty() => return,
+            Phase::CubeAction => [
+                (start.turn, StepKind::Double),
+                (start.turn, StepKind::NoDouble),
+            ],
+            Phase::TakeDrop => [
+                (1 - start.turn, StepKind::Take),
+                (1 - start.turn, StepKind::Drop),
+            ],
+            _ => return,
+        };
+        out.extend(kinds.map(|(seat, kind)| self.cube_step(seat, kind).steps()[0]));
+    }
+
     fn cube_step(&self, seat: u8, kind: StepKind) -> Play {
         Play::from_steps(&[Step {
             seat,

@@ -310,6 +310,164 @@ pub(super) fn any_step(s: &BgState) -> bool {
     movable(m.occ, m.open, d1 as u32) != 0 || movable(m.occ, m.open, d2 as u32) != 0
 }
 
+/// The legal next steps of a play under way: `s` is the position with the steps `taken` so far
+/// in this roll applied (`s.dice` the roll), and `out` (cleared first) gets every step that
+/// begins or continues some legal play of the roll after `taken` (BG-1..BG-6), without listing
+/// the plays: exactly the distinct `taken.len()`-th steps of the plays [`generate_list`] lists
+/// with [`Orders::All`] from the roll's start that begin with `taken`. They are listed highest
+/// point first (for two different values, the higher die's first). Empty when the play is
+/// complete (or, with nothing taken, when the roll has no legal play).
+///
+/// Why this is exact: every legal play uses as many dice as any play of the roll can (BG-1,
+/// BG-5), so a step is legal exactly when some play of that length begins with the steps
+/// taken and it.
+/// - Two different values, nothing taken: when some play uses both dice, the legal first steps
+///   are the steps of one die after which the other die has a step ([`Masks::after`], nothing
+///   applied); else the higher die's steps when it has any, else the lower's (BG-4).
+/// - Two different values, one step taken: every step of the other die is legal. If any exists
+///   the roll has a play of both dice, and the taken step (legal) began one; if the roll has no
+///   play of both dice, the other die has no step after it, and the play is complete.
+/// - Doubles, `k` steps taken: the most further steps the position allows (at most `4 - k`) is
+///   what the roll's longest plays leave, since the taken steps began one of them and no play is
+///   longer; a step is legal when it leaves a walk of one less. The walk below each step tries
+///   its sources in non-increasing order (as the generator's `Orders::Distinct` does: a multiset
+///   of sources reaches every position one order of it does), and stops at the first walk long
+///   enough.
+///
+/// `core/src/rl/env.rs` compares this with grouping the plays of [`Orders::All`] on random
+/// positions of every kind.
+pub(super) fn next_steps(s: &BgState, taken: &[Step], out: &mut Vec<Step>) {
+    out.clear();
+    let m = Masks::new(s);
+    let seat = s.turn;
+    let [d1, d2] = s.dice;
+    let k = taken.len();
+    let push = |set: u32, d: u32, out: &mut Vec<Step>| {
+        let mut set = set;
+        while set != 0 {
+            let from = highest(set);
+            set &= !(1 << from);
+            let to = from.saturating_sub(d);
+            out.push(step(seat, from, to, d, (m.blot >> to) & 1));
+        }
+    };
+    if d1 != d2 {
+        let (hi, lo) = (d1.max(d2) as u32, d1.min(d2) as u32);
+        match k {
+            0 => {
+                let (first_hi, first_lo) = (movable(m.occ, m.open, hi), movable(m.occ, m.open, lo));
+                // The steps of `first` after which `second` has a step.
+                let go_on = |firsts: u32, first: u32, second: u32| {
+                    let mut set = firsts;
+                    let mut keep = 0;
+                    while set != 0 {
+                        let f = highest(set);
+                        set &= !(1 << f);
+                        let (occ, _) = m.after(f, f.saturating_sub(first));
+                        if movable(occ, m.open, second) != 0 {
+                            keep |= 1 << f;
+                        }
+                    }
+                    keep
+                };
+                let (two_hi, two_lo) = (go_on(first_hi, hi, lo), go_on(first_lo, lo, hi));
+                if two_hi | two_lo != 0 {
+                    push(two_hi, hi, out);
+                    push(two_lo, lo, out);
+                } else if first_hi != 0 {
+                    push(first_hi, hi, out);
+                } else {
+                    push(first_lo, lo, out);
+                }
+            }
+            1 => {
+                let other = if taken[0].value as u32 == hi { lo } else { hi };
+                push(movable(m.occ, m.open, other), other, out);
+            }
+            _ => {}
+        }
+        return;
+    }
+    let d = d1 as u32;
+    let Some(room) = 4usize.checked_sub(k).filter(|&r| r > 0) else {
+        return;
+    };
+    let mut count = s.checkers[seat as usize & 1];
+    let firsts = movable(m.occ, m.open, d);
+    // Bit `f`: the first steps whose walk reaches `best` steps in all.
+    let (mut keep, mut best) = (0u32, 0usize);
+    let mut set = firsts;
+    while set != 0 {
+        let f = highest(set);
+        set &= !(1 << f);
+        let t = f.saturating_sub(d);
+        let occ = apply_count(&mut count, m.occ, f, t);
+        // A step only needs to reach the best found so far; `longest` stops at `room - 1`.
+        let n = 1 + longest(&mut count, occ, m.open, d, ON_BOARD, room - 1);
+        undo_count(&mut count, f, t);
+        if n > best {
+            best = n;
+            keep = 0;
+        }
+        if n == best {
+            keep |= 1 << f;
+        }
+    }
+    push(keep, d, out);
+}
+
+/// Moves one checker from `f` to `t` in `count` and returns the occupied set after it.
+#[inline(always)]
+fn apply_count(count: &mut [u8; 26], occ: u32, f: u32, t: u32) -> u32 {
+    count[f as usize] -= 1;
+    count[t as usize] += 1;
+    let occ = if count[f as usize] == 0 {
+        occ & !(1 << f)
+    } else {
+        occ
+    };
+    occ | ((1 << t) & ON_BOARD)
+}
+
+/// Undoes [`apply_count`] (the occupied set is the caller's copy from before it).
+#[inline(always)]
+fn undo_count(count: &mut [u8; 26], f: u32, t: u32) {
+    count[f as usize] += 1;
+    count[t as usize] -= 1;
+}
+
+/// The most steps of die `d` (at most `need`) that can be made in a row from the position of
+/// `count` and `occ`, sources taken in non-increasing order from the points in `below`; stops
+/// at the first walk of `need` steps.
+fn longest(count: &mut [u8; 26], occ: u32, open: u32, d: u32, below: u32, need: usize) -> usize {
+    if need == 0 {
+        return 0;
+    }
+    let mut set = movable(occ, open, d) & below;
+    if set == 0 {
+        return 0;
+    }
+    if need == 1 {
+        return 1;
+    }
+    let mut best = 1;
+    while set != 0 {
+        let f = highest(set);
+        set &= !(1 << f);
+        let t = f.saturating_sub(d);
+        let after = apply_count(count, occ, f, t);
+        let n = 1 + longest(count, after, open, d, (2u32 << f) - 1, need - 1);
+        undo_count(count, f, t);
+        if n > best {
+            best = n;
+            if best == need {
+                break;
+            }
+        }
+    }
+    best
+}
+
 /// The plays of two different values (BG-1, BG-2, BG-4) into `out` (empty); `seen` (one play
 /// per position) or every order.
 fn two_values(

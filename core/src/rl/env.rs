@@ -5,6 +5,10 @@
 //! current play, the steps taken since, the generator, and the list of legal plays of the
 //! current roll with the ones still consistent with the steps taken. An action consumes one step
 //! (`step` encoding), a whole play (`play`), or two checker moves (`openspiel`, backgammon).
+//!
+//! Where the rule system lists the legal next steps of a play itself ([`Encode::RL_NEXT_STEPS`]:
+//! backgammon), the `step` and `openspiel` encodings keep no plays: each decision asks for the
+//! next steps (`openspiel`: and the steps after each of them) instead.
 
 use super::{Encode, Encoder, Encoding, View};
 use crate::dice::{ChanceOutcome, GameRng, Roll, rng_from_seed};
@@ -125,6 +129,11 @@ where
     labels: Vec<u16>,
     /// `step`: whether a play ends with the steps taken ("end", id 0, is legal).
     ends_here: bool,
+    /// `openspiel` where the system lists next steps: the decision's choices (one per pair of
+    /// next steps, or the pass), in place of `plays`.
+    moves: Vec<OsMove>,
+    /// `openspiel` where the system lists next steps: the steps after each first one.
+    seconds: Vec<Step>,
     /// The legal action ids, ascending (the distinct ones of `acts` inside the encoding).
     legal: Vec<usize>,
     /// The owner step sources count from (fixed for the play).
@@ -135,6 +144,17 @@ where
 
 /// [`RlGame::labels`] of a play that ends with the steps taken.
 const NO_KID: u16 = u16::MAX;
+
+/// One choice of an `openspiel` decision where the system lists next steps: its id, the steps
+/// it takes (`n` of them, none for a pass), and whether the seat decides again after them even
+/// when nothing is left (the second half of doubles).
+#[derive(Copy, Clone, Debug)]
+struct OsMove {
+    action: usize,
+    steps: [Step; 2],
+    n: usize,
+    again: bool,
+}
 
 /// A step's fields packed into one integer: equal keys exactly when the steps are equal.
 ///
@@ -200,6 +220,8 @@ where
             kid_keys: Vec::new(),
             labels: Vec::new(),
             ends_here: false,
+            moves: Vec::new(),
+            seconds: Vec::new(),
             legal: Vec::new(),
             acting: 0,
             rng: rng_from_seed(seed),
@@ -228,10 +250,76 @@ where
         self.enc.system()
     }
 
+    /// Whether this game asks the system for each decision's next steps
+    /// ([`Encode::rl_next_steps`]) instead of keeping the roll's plays.
+    #[inline]
+    fn direct(&self) -> bool {
+        <T::System as Encode>::RL_NEXT_STEPS && self.encoding != Encoding::Play
+    }
+
+    /// Where [`RlGame::direct`]: lists the current decision's choices from the position and the
+    /// steps taken (`step`: `kids` and `ends_here`; `openspiel`: `moves`), and returns whether a
+    /// step can follow the steps taken.
+    fn next_decision(&mut self) -> bool {
+        let enc = Arc::clone(&self.enc);
+        let sys = enc.system();
+        self.ends_here =
+            sys.rl_next_steps(&self.start, &self.cur, self.taken.steps(), &mut self.kids);
+        let goes_on = !self.kids.is_empty();
+        if self.encoding == Encoding::OpenSpiel {
+            self.openspiel_moves();
+        }
+        goes_on
+    }
+
+    /// `openspiel` where [`RlGame::direct`]: the decision's choices from `kids` (the next steps):
+    /// each with each step that can follow it, or alone when none can (the id of a play's first
+    /// two steps depends on no later one), or the pass when no step is legal.
+    fn openspiel_moves(&mut self) {
+        let enc = Arc::clone(&self.enc);
+        let sys = enc.system();
+        let k = self.taken.len();
+        self.moves.clear();
+        let push = |moves: &mut Vec<OsMove>, rest: &[Step]| {
+            let (action, n, again) =
+                sys.rl_openspiel_action(&self.start, k, rest)
+                    .unwrap_or((usize::MAX, 0, false));
+            let mut steps = [Step::default(); 2];
+            steps[..rest.len()].copy_from_slice(rest);
+            moves.push(OsMove {
+                action,
+                steps,
+                n,
+                again,
+            });
+        };
+        if self.kids.is_empty() {
+            // OpenSpiel asks for a pass where pachisi forfeits at once.
+            push(&mut self.moves, &[]);
+            return;
+        }
+        for &first in &self.kids {
+            let mut after = self.cur;
+            sys.apply_step(&mut after, &first);
+            let mut taken = self.taken;
+            taken.push(first);
+            sys.rl_next_steps(&self.start, &after, taken.steps(), &mut self.seconds);
+            if self.seconds.is_empty() {
+                push(&mut self.moves, &[first]);
+            }
+            for &second in &self.seconds {
+                push(&mut self.moves, &[first, second]);
+            }
+        }
+    }
+
     /// Rolls (when automatic) and forfeits unplayable rolls until a decision, a chance node
     /// left to the caller, or the end; then lists the plays of the roll.
     fn advance(&mut self) {
         self.taken = Play::new();
+        self.kids.clear();
+        self.ends_here = false;
+        self.moves.clear();
         self.alive.clear();
         self.plays.clear();
         self.list.clear();
@@ -246,6 +334,17 @@ where
                     }
                     let roll = sys.sample_roll(&self.cur, &mut self.rng);
                     sys.begin_roll(&mut self.cur, roll);
+                }
+                Node::Decision if self.direct() => {
+                    self.start = self.cur;
+                    let goes_on = self.next_decision();
+                    let sys = self.enc.system();
+                    if !goes_on && self.encoding == Encoding::Step {
+                        sys.end_play(&mut self.cur, &[]);
+                        continue;
+                    }
+                    self.acting = sys.rl_acting_owner(&self.cur);
+                    break;
                 }
                 Node::Decision if self.encoding == Encoding::Step => {
                     sys.generate_list(&self.cur, Orders::All, &mut self.list);
@@ -295,7 +394,9 @@ where
         legal.clear();
         let n = self.num_actions_impl();
         if self.encoding == Encoding::Step {
-            self.group_next_steps();
+            if !self.direct() {
+                self.group_next_steps();
+            }
             if self.ends_here {
                 legal.push(0);
             }
@@ -308,6 +409,13 @@ where
                 acts.push(a);
                 if a < n {
                     legal.push(a);
+                }
+            }
+        } else if self.direct() {
+            for m in &self.moves {
+                acts.push(m.action);
+                if m.action < n {
+                    legal.push(m.action);
                 }
             }
         } else {
@@ -379,19 +487,24 @@ where
                 let st = self.kids[j];
                 enc.system().apply_step(&mut self.cur, &st);
                 self.taken.push(st);
-                let mut labels = self.labels.iter();
-                self.alive.retain(|_| labels.next() == Some(&(j as u16)));
-                // The play ends when nothing extends the steps taken.
-                let k2 = self.taken.len();
-                !self
-                    .alive
-                    .iter()
-                    .any(|&i| self.list.get(i as usize).len() > k2)
+                if self.direct() {
+                    // The play ends when no step follows the steps taken.
+                    !self.next_decision()
+                } else {
+                    let mut labels = self.labels.iter();
+                    self.alive.retain(|_| labels.next() == Some(&(j as u16)));
+                    // The play ends when nothing extends the steps taken.
+                    let k2 = self.taken.len();
+                    !self
+                        .alive
+                        .iter()
+                        .any(|&i| self.list.get(i as usize).len() > k2)
+                }
             }
             None => {
                 return Err(Error::IllegalMove(format!(
                     "action {action} is not legal here{}",
-                    if self.alive.is_empty() {
+                    if self.legal.is_empty() {
                         " (no play is due)"
                     } else {
                         ""
@@ -437,6 +550,37 @@ where
         }
     }
 
+    /// `apply_impl` for the `openspiel` encoding where [`RlGame::direct`]: the choice with the
+    /// id takes its steps; the play ends after a pass, or when no step can follow and the seat
+    /// does not decide again.
+    fn apply_openspiel_move(&mut self, action: usize) -> Result<()> {
+        let Some(&m) = self.moves.iter().find(|m| m.action == action) else {
+            return Err(Error::IllegalMove(format!(
+                "action {action} is not legal here{}",
+                if self.legal.is_empty() {
+                    " (no play is due)"
+                } else {
+                    ""
+                }
+            )));
+        };
+        let enc = Arc::clone(&self.enc);
+        let sys = enc.system();
+        for st in &m.steps[..m.n] {
+            sys.apply_step(&mut self.cur, st);
+            self.taken.push(*st);
+        }
+        self.decisions += 1;
+        if m.n == 0 || !(self.next_decision() || m.again) {
+            let taken = self.taken;
+            sys.end_play(&mut self.cur, taken.steps());
+            self.advance();
+        } else {
+            self.refresh();
+        }
+        Ok(())
+    }
+
     fn legal_into(&self, out: &mut Vec<usize>) {
         out.clear();
         out.extend_from_slice(&self.legal);
@@ -453,6 +597,9 @@ where
     fn apply_impl(&mut self, action: usize) -> Result<()> {
         if self.encoding == Encoding::Step {
             return self.apply_step_id(action);
+        }
+        if self.direct() {
+            return self.apply_openspiel_move(action);
         }
         let found = self.acts.iter().position(|&a| a == action).map(|j| {
             let i = self.alive[j] as usize;
@@ -652,7 +799,25 @@ where
                 "the position is a decision with no legal play (the engine forfeits it)".into(),
             ));
         }
-        for st in saved.taken.steps() {
+        if g.direct() {
+            for st in saved.taken.steps() {
+                if !g.kids.contains(st) {
+                    return Err(Error::InvalidJson(format!(
+                        "taken step {st:?} is not legal"
+                    )));
+                }
+                let enc = Arc::clone(&g.enc);
+                enc.system().apply_step(&mut g.cur, st);
+                g.taken.push(*st);
+                g.next_decision();
+            }
+        }
+        let replay = if g.direct() {
+            &[][..]
+        } else {
+            saved.taken.steps()
+        };
+        for st in replay {
             let k = g.taken.len();
             let ok = g.alive.iter().any(|&i| g.play_steps(i).get(k) == Some(st));
             if !ok {

@@ -37,8 +37,8 @@ pub mod backgammon;
 pub mod env;
 mod systems;
 
-use crate::play::{Step, StepKind};
-use crate::system::RuleSystem;
+use crate::play::{PlayList, Step, StepKind};
+use crate::system::{Orders, RuleSystem};
 use crate::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -162,6 +162,28 @@ pub trait Encode: RuleSystem {
     fn rl_special_count(&self) -> usize {
         0
     }
+    /// Whether [`Encode::rl_next_steps`] is cheap enough for the environments to call at every
+    /// decision instead of listing the roll's plays in every order once per roll and grouping
+    /// them by their next step (backgammon).
+    const RL_NEXT_STEPS: bool = false;
+    /// The legal next steps of a play under way into `out` (cleared first): `start` is the
+    /// position at the start of the play, `cur` the position after the steps `taken` so far.
+    /// These are the distinct next steps of the plays of [`crate::system::Orders::All`] from
+    /// `start` that begin with `taken`, in the order first listed there or another (the
+    /// environments sort the ids; a system overriding this must give distinct steps distinct
+    /// ids). Returns whether one of those plays ends with `taken` (so "end" is legal); nothing
+    /// in `out` and `false` means the play is complete (or, with nothing taken, the roll has no
+    /// play). The default lists and groups the plays ([`next_steps_of_plays`]).
+    fn rl_next_steps(
+        &self,
+        start: &Self::State,
+        cur: &Self::State,
+        taken: &[Step],
+        out: &mut Vec<Step>,
+    ) -> bool {
+        let _ = cur;
+        next_steps_of_plays(self, start, taken, out)
+    }
     /// The size of OpenSpiel's encoding of this system, if it has one (backgammon: 1,352).
     fn rl_openspiel_size(&self) -> Option<usize> {
         None
@@ -178,6 +200,48 @@ pub trait Encode: RuleSystem {
         let _ = (start, taken, rest);
         None
     }
+}
+
+/// [`Encode::rl_next_steps`] by listing the plays of [`Orders::All`] from `start` and keeping
+/// the distinct next steps of those that begin with `taken`, in the order first listed; returns
+/// whether one of them ends with `taken`. What the environments do per roll for systems that do
+/// not list next steps themselves, and the reference the tests compare such lists with.
+///
+/// ```
+/// use pachisi::{Roll, RuleSystem, SystemRules, backgammon::BackgammonRules};
+/// use pachisi::rl::{Encode, next_steps_of_plays};
+/// let sys = BackgammonRules { cube: false, ..BackgammonRules::standard() }.build().unwrap();
+/// let mut s = sys.initial_state();
+/// sys.begin_roll(&mut s, Roll::Dice([6, 5]));
+/// let (mut slow, mut fast) = (Vec::new(), Vec::new());
+/// assert!(!next_steps_of_plays(&sys, &s, &[], &mut slow));
+/// sys.rl_next_steps(&s, &s, &[], &mut fast);
+/// slow.sort_by_key(|st| (st.from, st.value));
+/// fast.sort_by_key(|st| (st.from, st.value));
+/// assert_eq!(slow, fast);
+/// ```
+pub fn next_steps_of_plays<R: RuleSystem + ?Sized>(
+    sys: &R,
+    start: &R::State,
+    taken: &[Step],
+    out: &mut Vec<Step>,
+) -> bool {
+    let mut list = PlayList::new();
+    sys.generate_list(start, Orders::All, &mut list);
+    out.clear();
+    let k = taken.len();
+    let mut ends = false;
+    for play in list.iter() {
+        if play.len() < k || play[..k] != *taken {
+            continue;
+        }
+        match play.get(k) {
+            None => ends = true,
+            Some(st) if !out.contains(st) => out.push(*st),
+            Some(_) => {}
+        }
+    }
+    ends
 }
 
 const NO_CLASS: u16 = u16::MAX;

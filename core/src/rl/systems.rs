@@ -309,6 +309,19 @@ impl Encode for BackgammonSystem {
     fn rl_special_count(&self) -> usize {
         if self.rules().cube { 4 } else { 0 }
     }
+    const RL_NEXT_STEPS: bool = true;
+    fn rl_next_steps(
+        &self,
+        start: &BgState,
+        cur: &BgState,
+        taken: &[Step],
+        out: &mut Vec<Step>,
+    ) -> bool {
+        // Every play of a roll is as long as the longest (BG-1, BG-5) and a cube play is one
+        // step, so a play ends with the steps taken only when none goes on.
+        self.next_steps(start, cur, taken, out);
+        out.is_empty() && !taken.is_empty()
+    }
     fn rl_openspiel_size(&self) -> Option<usize> {
         // OpenSpiel's game has no cube.
         (!self.rules().cube).then_some(super::backgammon::OPENSPIEL_ACTIONS)

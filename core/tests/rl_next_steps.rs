@@ -1,0 +1,295 @@
+//! Backgammon's legal next steps (`Encode::rl_next_steps`, listed without generating the roll's
+//! plays) against the path the environments take for other systems: every play of the roll in
+//! every order (`Orders::All`), grouped by the steps taken. At every prefix of every listed play
+//! of every roll, the two give the same set of next steps and agree on whether a play ends
+//! there; positions come from random games and from random boards built to reach bearing off,
+//! entering from the bar, blocked dice (only one die, or only the larger, can be played) and
+//! doubles that cannot all be played.
+
+use pachisi::backgammon::{BAR, BackgammonRules, BgState, CHECKERS, OFF, Phase};
+use pachisi::play::PlayList;
+use pachisi::rl::{Encode, next_steps_of_plays};
+use pachisi::{Node, Orders, RuleSystem, Step, SystemRules};
+use rand::{RngExt, SeedableRng};
+use rand_pcg::Pcg64;
+use std::collections::HashMap;
+
+/// What the compared rolls covered (so a change that stops reaching a case fails).
+#[derive(Default, Debug)]
+struct Seen {
+    rolls: usize,
+    prefixes: usize,
+    no_play: usize,
+    /// Two different dice of which only one can be played.
+    one_die: usize,
+    /// ... the larger although the smaller alone could be played too (BG-4).
+    larger_forced: usize,
+    /// Doubles played with fewer than four steps (but at least one).
+    short_doubles: usize,
+    bear_off: usize,
+    enter: usize,
+}
+
+/// Compares the two at every prefix of the plays of `s` (a position at its roll).
+fn check(sys: &pachisi::backgammon::BackgammonSystem, s: &BgState, seen: &mut Seen) {
+    let mut list = PlayList::new();
+    sys.generate_list(s, Orders::All, &mut list);
+    seen.rolls += 1;
+    // Prefix -> (distinct next steps in list order, whether a play ends there).
+    let mut tree: HashMap<Vec<Step>, (Vec<Step>, bool)> = HashMap::new();
+    tree.insert(Vec::new(), (Vec::new(), false));
+    for play in list.iter() {
+        for k in 0..=play.len() {
+            let node = tree.entry(play[..k].to_vec()).or_default();
+            match play.get(k) {
+                None => node.1 = true,
+                Some(st) if !node.0.contains(st) => node.0.push(*st),
+                Some(_) => {}
+            }
+        }
+        for st in play {
+            seen.bear_off += (st.to as usize == OFF) as usize;
+            seen.enter += (st.from as usize == BAR) as usize;
+        }
+    }
+    let [a, b] = s.dice;
+    let longest = list.iter().map(|p| p.len()).max().unwrap_or(0);
+    if list.is_empty() {
+        seen.no_play += 1;
+    } else if a != b && longest == 1 {
+        seen.one_die += 1;
+        let lo = a.min(b);
+        let lo_alone = {
+            let mut t = *s;
+            t.dice = [lo, lo];
+            let mut l = PlayList::new();
+            sys.generate_list(&t, Orders::All, &mut l);
+            !l.is_empty()
+        };
+        if list.get(0)[0].value != lo && lo_alone {
+            seen.larger_forced += 1;
+        }
+    } else if a == b && longest < 4 {
+        seen.short_doubles += 1;
+    }
+    let mut fast = Vec::new();
+    for (prefix, (want, ends)) in &tree {
+        let mut cur = *s;
+        for st in prefix {
+            sys.apply_step(&mut cur, st);
+        }
+        let got_ends = sys.rl_next_steps(s, &cur, prefix, &mut fast);
+        let key = |v: &[Step]| {
+            let mut v = v.to_vec();
+            v.sort();
+            v
+        };
+        let mut dedup = key(&fast);
+        dedup.dedup();
+        assert_eq!(dedup.len(), fast.len(), "repeated step: {s:?} {prefix:?}");
+        assert_eq!(key(&fast), key(want), "{s:?} after {prefix:?}");
+        assert_eq!(got_ends, *ends, "{s:?} after {prefix:?}");
+        seen.prefixes += 1;
+    }
+}
+
+/// `s` at each of the 21 rolls (both orders of the dice for some).
+fn each_roll(sys: &pachisi::backgammon::BackgammonSystem, s: &BgState, seen: &mut Seen) {
+    for a in 1..=6u8 {
+        for b in 1..=a {
+            let mut t = *s;
+            t.phase = Phase::Move;
+            t.dice = if (a + b) % 2 == 0 { [a, b] } else { [b, a] };
+            check(sys, &t, seen);
+        }
+    }
+}
+
+/// A random board of the kind `kind`: 0 anywhere, 1 the mover all home (bearing off), 2 the
+/// mover on the bar against a strong home board, 3 a blocked mover (opposing points made in a
+/// row ahead of its checkers).
+fn random_board(rng: &mut Pcg64, kind: u32) -> BgState {
+    let mut s = BgState::start(Phase::Move);
+    s.dice = [2, 1];
+    s.turn = rng.random_range(0..2u8);
+    let (me, them) = (s.turn as usize, 1 - s.turn as usize);
+    s.checkers = [[0; 26]; 2];
+    // The opponent's points first (in the mover's numbering), then the mover's on the rest.
+    let mut theirs = [0u8; 26]; // by the mover's point
+    let mut left = CHECKERS;
+    match kind {
+        2 => {
+            // A home board of 3..=6 made points (the mover's 19..=24).
+            let made = rng.random_range(3..=6);
+            let mut points: Vec<usize> = (19..=24).collect();
+            for _ in 0..made {
+                let p = points.remove(rng.random_range(0..points.len()));
+                theirs[p] = 2;
+                left -= 2;
+            }
+        }
+        3 => {
+            // A run of 4..=6 made points somewhere.
+            let len = rng.random_range(4..=6);
+            let start = rng.random_range(2..=(24 - len + 1));
+            for p in start..start + len {
+                theirs[p] = 2;
+                left -= 2;
+            }
+        }
+        _ => {}
+    }
+    let mut their_bar = 0;
+    let mut their_off = 0;
+    while left > 0 {
+        match rng.random_range(0..20) {
+            0 => their_bar += 1,
+            1 | 2 => their_off += 1,
+            _ => theirs[rng.random_range(1..=24)] += 1,
+        }
+        left -= 1;
+    }
+    if their_off == CHECKERS {
+        their_off -= 1;
+        theirs[1] += 1;
+    }
+    let mut mine = [0u8; 26];
+    let free: Vec<usize> = (1..=24).filter(|&p| theirs[p] == 0).collect();
+    let home: Vec<usize> = free.iter().copied().filter(|&p| p <= 6).collect();
+    let mut left = CHECKERS;
+    if kind == 2 {
+        let n = rng.random_range(1..=3);
+        mine[BAR] = n;
+        left -= n;
+    }
+    while left > 0 {
+        let r = rng.random_range(0..20);
+        if kind == 1 || (kind == 3 && r < 4) {
+            match (r, home.is_empty()) {
+                (0..=4, _) | (_, true) => mine[OFF] += 1,
+                _ => mine[home[rng.random_range(0..home.len())]] += 1,
+            }
+        } else if r == 0 && kind == 0 {
+            mine[BAR] += 1;
+        } else if r == 1 {
+            mine[OFF] += 1;
+        } else {
+            mine[free[rng.random_range(0..free.len())]] += 1;
+        }
+        left -= 1;
+    }
+    if mine[OFF] == CHECKERS {
+        mine[OFF] -= 1;
+        mine[free[0]] += 1;
+    }
+    s.checkers[me] = mine;
+    for p in 1..=24 {
+        s.checkers[them][25 - p] = theirs[p];
+    }
+    s.checkers[them][BAR] = their_bar;
+    s.checkers[them][OFF] = their_off;
+    s
+}
+
+#[test]
+fn next_steps_match_the_grouped_plays() {
+    let sys = BackgammonRules {
+        cube: false,
+        ..BackgammonRules::standard()
+    }
+    .build()
+    .unwrap();
+    let mut seen = Seen::default();
+    // Decision positions of random games.
+    let mut rng = Pcg64::seed_from_u64(11);
+    let mut positions = 0;
+    for seed in 0..20u64 {
+        let mut g = pachisi::Game::new(&pachisi::Rules::preset("backgammon").unwrap(), seed);
+        while !g.is_over() {
+            if g.is_chance_node() {
+                g.roll().unwrap();
+                continue;
+            }
+            if let pachisi::Game::Backgammon(x) = &g
+                && x.state().phase == Phase::Move
+            {
+                each_roll(&sys, x.state(), &mut seen);
+                positions += 1;
+            }
+            let n = g.legal_plays_ref().len();
+            g.play_index(rng.random_range(0..n)).unwrap();
+        }
+    }
+    // Random boards of each kind.
+    for kind in 0..4 {
+        let mut made = 0;
+        while made < 300 {
+            let s = random_board(&mut rng, kind);
+            if sys.validate_state(&s).is_err() || sys.node(&s) != Node::Decision {
+                continue;
+            }
+            each_roll(&sys, &s, &mut seen);
+            made += 1;
+        }
+    }
+    eprintln!("{positions} game positions; {seen:?}");
+    assert!(seen.rolls > 40_000, "{seen:?}");
+    assert!(seen.no_play > 1_000, "{seen:?}");
+    assert!(seen.one_die > 1_000, "{seen:?}");
+    assert!(seen.larger_forced > 100, "{seen:?}");
+    assert!(seen.short_doubles > 300, "{seen:?}");
+    assert!(seen.bear_off > 10_000 && seen.enter > 10_000, "{seen:?}");
+}
+
+/// The cube decisions (one-step plays) and the default (listing and grouping the plays) agree
+/// with the override too, through the public function the default calls.
+#[test]
+fn cube_decisions_and_the_default_agree() {
+    let sys = BackgammonRules {
+        cube: true,
+        ..BackgammonRules::standard()
+    }
+    .build()
+    .unwrap();
+    let mut s = sys.initial_state();
+    let mut rng = Pcg64::seed_from_u64(3);
+    let mut dice = pachisi::dice::rng_from_seed(3);
+    let (mut fast, mut slow) = (Vec::new(), Vec::new());
+    let mut cube = 0;
+    for _ in 0..2_000 {
+        match sys.node(&s) {
+            Node::Over => s = sys.initial_state(),
+            Node::Chance => {
+                let roll = sys.sample_roll(&s, &mut dice);
+                sys.begin_roll(&mut s, roll);
+            }
+            Node::Decision => {
+                let e1 = sys.rl_next_steps(&s, &s, &[], &mut fast);
+                let e2 = next_steps_of_plays(&sys, &s, &[], &mut slow);
+                fast.sort();
+                slow.sort();
+                assert_eq!((e1, &fast), (e2, &slow), "{s:?}");
+                cube += (s.phase != Phase::Move) as usize;
+                if fast.is_empty() {
+                    sys.end_play(&mut s, &[]);
+                    continue;
+                }
+                // Take random legal steps to the end of the play.
+                let start = s;
+                let mut taken = Vec::new();
+                while !fast.is_empty() {
+                    let st = fast[rng.random_range(0..fast.len())];
+                    sys.apply_step(&mut s, &st);
+                    taken.push(st);
+                    let e1 = sys.rl_next_steps(&start, &s, &taken, &mut fast);
+                    let e2 = next_steps_of_plays(&sys, &start, &taken, &mut slow);
+                    fast.sort();
+                    slow.sort();
+                    assert_eq!((e1, &fast), (e2, &slow), "{start:?} after {taken:?}");
+                }
+                sys.end_play(&mut s, &taken);
+            }
+        }
+    }
+    assert!(cube > 50, "{cube}");
+}
