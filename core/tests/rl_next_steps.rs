@@ -4,11 +4,12 @@
 //! of every roll, the two give the same set of next steps and agree on whether a play ends
 //! there; positions come from random games and from random boards built to reach bearing off,
 //! entering from the bar, blocked dice (only one die, or only the larger, can be played) and
-//! doubles that cannot all be played.
+//! doubles that cannot all be played. The override lists the steps in ascending order of their
+//! step ids (the environments rely on it instead of sorting).
 
 use pachisi::backgammon::{BAR, BackgammonRules, BgState, CHECKERS, OFF, Phase};
 use pachisi::play::PlayList;
-use pachisi::rl::{Encode, next_steps_of_plays};
+use pachisi::rl::{Encode, Encoder, next_steps_of_plays};
 use pachisi::{Node, Orders, RuleSystem, Step, SystemRules};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
@@ -30,8 +31,27 @@ struct Seen {
     enter: usize,
 }
 
+/// Whether `steps`, taken at `cur` in a play from `start`, have strictly ascending step ids.
+fn ascending_ids(
+    enc: &Encoder<pachisi::backgammon::BackgammonSystem>,
+    start: &BgState,
+    cur: &BgState,
+    steps: &[Step],
+) -> bool {
+    let acting = enc.system().rl_acting_owner(start);
+    let ids: Vec<usize> = steps
+        .iter()
+        .map(|st| {
+            enc.step_action(cur, acting, st)
+                .expect("step outside the encoding")
+        })
+        .collect();
+    ids.windows(2).all(|w| w[0] < w[1])
+}
+
 /// Compares the two at every prefix of the plays of `s` (a position at its roll).
 fn check(sys: &pachisi::backgammon::BackgammonSystem, s: &BgState, seen: &mut Seen) {
+    let enc = Encoder::new(sys);
     let mut list = PlayList::new();
     sys.generate_list(s, Orders::All, &mut list);
     seen.rolls += 1;
@@ -87,6 +107,10 @@ fn check(sys: &pachisi::backgammon::BackgammonSystem, s: &BgState, seen: &mut Se
         let mut dedup = key(&fast);
         dedup.dedup();
         assert_eq!(dedup.len(), fast.len(), "repeated step: {s:?} {prefix:?}");
+        assert!(
+            ascending_ids(&enc, s, &cur, &fast),
+            "not in id order: {s:?} after {prefix:?}: {fast:?}"
+        );
         assert_eq!(key(&fast), key(want), "{s:?} after {prefix:?}");
         assert_eq!(got_ends, *ends, "{s:?} after {prefix:?}");
         seen.prefixes += 1;
@@ -251,6 +275,7 @@ fn cube_decisions_and_the_default_agree() {
     }
     .build()
     .unwrap();
+    let enc = Encoder::new(&sys);
     let mut s = sys.initial_state();
     let mut rng = Pcg64::seed_from_u64(3);
     let mut dice = pachisi::dice::rng_from_seed(3);
@@ -266,6 +291,7 @@ fn cube_decisions_and_the_default_agree() {
             Node::Decision => {
                 let e1 = sys.rl_next_steps(&s, &s, &[], &mut fast);
                 let e2 = next_steps_of_plays(&sys, &s, &[], &mut slow);
+                assert!(ascending_ids(&enc, &s, &s, &fast), "{s:?}: {fast:?}");
                 fast.sort();
                 slow.sort();
                 assert_eq!((e1, &fast), (e2, &slow), "{s:?}");
@@ -283,6 +309,10 @@ fn cube_decisions_and_the_default_agree() {
                     taken.push(st);
                     let e1 = sys.rl_next_steps(&start, &s, &taken, &mut fast);
                     let e2 = next_steps_of_plays(&sys, &start, &taken, &mut slow);
+                    assert!(
+                        ascending_ids(&enc, &start, &s, &fast),
+                        "{start:?} after {taken:?}"
+                    );
                     fast.sort();
                     slow.sort();
                     assert_eq!((e1, &fast), (e2, &slow), "{start:?} after {taken:?}");

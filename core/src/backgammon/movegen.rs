@@ -314,9 +314,10 @@ pub(super) fn any_step(s: &BgState) -> bool {
 /// in this roll applied (`s.dice` the roll), and `out` (cleared first) gets every step that
 /// begins or continues some legal play of the roll after `taken` (BG-1..BG-6), without listing
 /// the plays: exactly the distinct `taken.len()`-th steps of the plays [`generate_list`] lists
-/// with [`Orders::All`] from the roll's start that begin with `taken`. They are listed highest
-/// point first (for two different values, the higher die's first). Empty when the play is
-/// complete (or, with nothing taken, when the roll has no legal play).
+/// with [`Orders::All`] from the roll's start that begin with `taken`. They are listed lowest
+/// point first, and at one point the lower die first: in the order of their `step` ids
+/// (`docs/RL.md`). Empty when the play is complete (or, with nothing taken, when the roll has
+/// no legal play).
 ///
 /// Why this is exact: every legal play uses as many dice as any play of the roll can (BG-1,
 /// BG-5), so a step is legal exactly when some play of that length begins with the steps
@@ -342,13 +343,19 @@ pub(super) fn next_steps(s: &BgState, taken: &[Step], out: &mut Vec<Step>) {
     let seat = s.turn;
     let [d1, d2] = s.dice;
     let k = taken.len();
-    let push = |set: u32, d: u32, out: &mut Vec<Step>| {
-        let mut set = set;
-        while set != 0 {
-            let from = highest(set);
-            set &= !(1 << from);
-            let to = from.saturating_sub(d);
-            out.push(step(seat, from, to, d, (m.blot >> to) & 1));
+    // The steps of die `lo` from the points in `lo_set` and of `hi` from `hi_set`, lowest point
+    // first and at one point `lo` first: ascending step ids.
+    let push = |lo_set: u32, lo: u32, hi_set: u32, hi: u32, out: &mut Vec<Step>| {
+        let mut all = lo_set | hi_set;
+        while all != 0 {
+            let from = all.trailing_zeros();
+            all &= all - 1;
+            for (set, d) in [(lo_set, lo), (hi_set, hi)] {
+                if (set >> from) & 1 != 0 {
+                    let to = from.saturating_sub(d);
+                    out.push(step(seat, from, to, d, (m.blot >> to) & 1));
+                }
+            }
         }
     };
     if d1 != d2 {
@@ -372,17 +379,16 @@ pub(super) fn next_steps(s: &BgState, taken: &[Step], out: &mut Vec<Step>) {
                 };
                 let (two_hi, two_lo) = (go_on(first_hi, hi, lo), go_on(first_lo, lo, hi));
                 if two_hi | two_lo != 0 {
-                    push(two_hi, hi, out);
-                    push(two_lo, lo, out);
+                    push(two_lo, lo, two_hi, hi, out);
                 } else if first_hi != 0 {
-                    push(first_hi, hi, out);
+                    push(0, lo, first_hi, hi, out);
                 } else {
-                    push(first_lo, lo, out);
+                    push(first_lo, lo, 0, hi, out);
                 }
             }
             1 => {
                 let other = if taken[0].value as u32 == hi { lo } else { hi };
-                push(movable(m.occ, m.open, other), other, out);
+                push(movable(m.occ, m.open, other), other, 0, other, out);
             }
             _ => {}
         }
@@ -413,7 +419,7 @@ pub(super) fn next_steps(s: &BgState, taken: &[Step], out: &mut Vec<Step>) {
             keep |= 1 << f;
         }
     }
-    push(keep, d, out);
+    push(keep, d, 0, d, out);
 }
 
 /// Moves one checker from `f` to `t` in `count` and returns the occupied set after it.

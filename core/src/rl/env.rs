@@ -427,8 +427,13 @@ where
                 }
             }
         }
-        legal.sort_unstable();
-        legal.dedup();
+        if self.encoding == Encoding::Step && self.direct() {
+            // The system lists distinct next steps in ascending id order (`Encode::rl_next_steps`).
+            debug_assert!(legal.windows(2).all(|w| w[0] < w[1]), "{legal:?}");
+        } else {
+            legal.sort_unstable();
+            legal.dedup();
+        }
         self.acts = acts;
         self.legal = legal;
     }

@@ -169,11 +169,13 @@ pub trait Encode: RuleSystem {
     /// The legal next steps of a play under way into `out` (cleared first): `start` is the
     /// position at the start of the play, `cur` the position after the steps `taken` so far.
     /// These are the distinct next steps of the plays of [`crate::system::Orders::All`] from
-    /// `start` that begin with `taken`, in the order first listed there or another (the
-    /// environments sort the ids; a system overriding this must give distinct steps distinct
-    /// ids). Returns whether one of those plays ends with `taken` (so "end" is legal); nothing
-    /// in `out` and `false` means the play is complete (or, with nothing taken, the roll has no
-    /// play). The default lists and groups the plays ([`next_steps_of_plays`]).
+    /// `start` that begin with `taken`. The default keeps the order first listed there, and the
+    /// environments sort the ids; a system that sets [`Encode::RL_NEXT_STEPS`] must list the
+    /// steps in strictly ascending order of their step ids ([`Encoder::step_action`]), which the
+    /// `step` encoding takes as its mask without sorting. Returns whether one of those plays ends
+    /// with `taken` (so "end" is legal); nothing in `out` and `false` means the play is complete
+    /// (or, with nothing taken, the roll has no play). The default lists and groups the plays
+    /// ([`next_steps_of_plays`]).
     fn rl_next_steps(
         &self,
         start: &Self::State,
