@@ -156,8 +156,8 @@ fn random_board(rng: &mut Pcg64, kind: u32) -> BgState {
             // A run of 4..=6 made points somewhere.
             let len = rng.random_range(4..=6);
             let start = rng.random_range(2..=(24 - len + 1));
-            for p in start..start + len {
-                theirs[p] = 2;
+            for n in &mut theirs[start..start + len] {
+                *n = 2;
                 left -= 2;
             }
         }
@@ -207,8 +207,8 @@ fn random_board(rng: &mut Pcg64, kind: u32) -> BgState {
         mine[free[0]] += 1;
     }
     s.checkers[me] = mine;
-    for p in 1..=24 {
-        s.checkers[them][25 - p] = theirs[p];
+    for (p, &n) in theirs.iter().enumerate().take(25).skip(1) {
+        s.checkers[them][25 - p] = n;
     }
     s.checkers[them][BAR] = their_bar;
     s.checkers[them][OFF] = their_off;

@@ -222,7 +222,7 @@ pub trait Encode: RuleSystem {
 /// fast.sort_by_key(|st| (st.from, st.value));
 /// assert_eq!(slow, fast);
 /// ```
-pub fn next_steps_of_plays<R: RuleSystem + ?Sized>(
+pub fn next_steps_of_plays<R: RuleSystem>(
     sys: &R,
     start: &R::State,
     taken: &[Step],
