@@ -207,7 +207,8 @@ impl BackgammonSystem {
     /// (`cur`: `start` with them applied) into `out` (cleared first): a checker move's by
     /// [`movegen::next_steps`], without listing the roll's plays; a cube decision's two answers
     /// (a cube play is one step). The distinct next steps of the plays [`RuleSystem::generate`]
-    /// lists with [`Orders::All`] that begin with `taken` (`core/src/rl/env.rs` tests it).
+    /// lists with [`Orders::All`] that begin with `taken`, in ascending step-id order
+    /// (`core/tests/rl_next_steps.rs` tests both).
     pub(crate) fn next_steps(
         &self,
         start: &BgState,

@@ -335,8 +335,8 @@ pub(super) fn any_step(s: &BgState) -> bool {
 ///   of sources reaches every position one order of it does), and stops at the first walk long
 ///   enough.
 ///
-/// `core/src/rl/env.rs` compares this with grouping the plays of [`Orders::All`] on random
-/// positions of every kind.
+/// `core/tests/rl_next_steps.rs` compares this, and the order, with grouping the plays of
+/// [`Orders::All`] on random positions of every kind.
 pub(super) fn next_steps(s: &BgState, taken: &[Step], out: &mut Vec<Step>) {
     out.clear();
     let m = Masks::new(s);
