@@ -2627,16 +2627,29 @@ mod json_reading_tests {
         }
     }
 
+    /// The number of nodes of `v` (itself, and every entry's nodes).
+    fn count(v: &Value) -> usize {
+        1 + match v {
+            Value::Array(a) => a.iter().map(count).sum(),
+            Value::Object(m) => m.values().map(count).sum(),
+            _ => 0,
+        }
+    }
+
     /// A node of `v` chosen by `seed` (pre-order), changed: replaced by another value, an entry
     /// removed, repeated or swapped.
     fn tamper(v: &mut Value, seed: &mut u64) {
-        fn count(v: &Value) -> usize {
-            1 + match v {
-                Value::Array(a) => a.iter().map(count).sum(),
-                Value::Object(m) => m.values().map(count).sum(),
-                _ => 0,
-            }
-        }
+        let k = below(seed, count(v));
+        let how = below(seed, 10);
+        tamper_at(v, k, how, seed);
+    }
+
+    /// Node `k` of `v` (pre-order) changed in the way `how` (0 to 9) names, any value it puts in
+    /// or entry it picks chosen by `seed`: replaced by a number, null, a string, `true` or a
+    /// fraction; an entry of an array removed, repeated or swapped with the next; a key of an
+    /// object removed; a number off by one (kinds that do not apply to the node change a number
+    /// off by one, or nothing).
+    fn tamper_at(v: &mut Value, mut k: usize, how: usize, seed: &mut u64) {
         fn nth<'a>(v: &'a mut Value, k: &mut usize) -> Option<&'a mut Value> {
             if *k == 0 {
                 return Some(v);
@@ -2648,9 +2661,7 @@ mod json_reading_tests {
                 _ => None,
             }
         }
-        let mut k = below(seed, count(v));
         let node = nth(v, &mut k).unwrap();
-        let how = below(seed, 10);
         let small = below(seed, 300) as i64 - 20;
         match (how, &mut *node) {
             (0, _) => *node = Value::from(small),
@@ -2771,5 +2782,78 @@ mod json_reading_tests {
         }
         // Some tampered records still load (an edit that changes nothing a record keeps).
         assert!(read > 0);
+    }
+
+    /// Every node of a short record of each preset changed in every way [`tamper_at`] knows
+    /// (one change at a time), and layouts that mislead the search for the rules (the rules
+    /// twice, under an escaped key, behind a key that ends in `rules`, pretty-printed, nested too
+    /// deep), all read by `from_json` as its general reading reads them.
+    #[test]
+    fn every_single_edit_reads_as_the_general_reading_reads() {
+        let (mut edits, mut read) = (0, 0);
+        for (i, name) in crate::variants().iter().enumerate() {
+            let mut g = Game::from_preset(name, 40 + i as u64).unwrap();
+            let mut seed = i as u64;
+            for _ in 0..8 {
+                match g.node() {
+                    Node::Over => break,
+                    Node::Chance => {
+                        g.roll().unwrap();
+                    }
+                    Node::Decision => {
+                        let plays = g.legal_plays();
+                        g.play(&plays[below(&mut seed, plays.len())]).unwrap();
+                    }
+                }
+            }
+            let value = g.to_value();
+            let text = g.to_json();
+            for k in 0..count(&value) {
+                for how in 0..10 {
+                    let mut v = value.clone();
+                    tamper_at(&mut v, k, how, &mut seed);
+                    let t = v.to_string();
+                    same_reading(&t);
+                    edits += 1;
+                    read += usize::from(Game::from_json(&t).is_ok());
+                }
+            }
+            let rules = g.rules().to_json();
+            let other = Rules::preset(crate::variants()[(i + 1) % crate::variants().len()])
+                .unwrap()
+                .to_json();
+            let body = &text[1..text.len() - 1];
+            let deep = format!("{}0{}", "[".repeat(127), "]".repeat(127));
+            for t in [
+                // The rules twice, either first.
+                format!("{{\"rules\":{other},{body}}}"),
+                format!("{{{body},\"rules\":{other}}}"),
+                format!("{{{body},\"rules\":{rules}}}"),
+                // The last `"rules":` is another key's, or a nested object's.
+                format!("{{{body},\"a\\\"rules\":{other}}}"),
+                format!("{{{body},\"a\\\"rules\":{rules}}}"),
+                format!("{{{body},\"zz\":[{{\"rules\":{rules}}}]}}"),
+                // The rules' key escaped, spaced, or the record pretty-printed.
+                text.replacen("\"rules\":", "\"r\\u0075les\":", 1),
+                text.replacen("\"rules\":", "\"rules\": ", 1),
+                serde_json::to_string_pretty(&value).unwrap(),
+                // Deep nesting: in an unknown key, and in the rules.
+                format!("{{{body},\"zz\":{deep}}}"),
+                text.replacen("\"rules\":{", &format!("\"rules\":{{\"zz\":{deep},"), 1),
+                // A repeated key in an event, a repeated event tag.
+                text.replacen(",\"seat\":", ",\"seat\":1,\"seat\":", 1),
+                text.replacen("{\"event\":", "{\"event\":\"play\",\"event\":", 1),
+                // Not a record.
+                format!("{text} x"),
+                format!("[{text}]"),
+                rules.clone(),
+                "{\"rules\":".to_string(),
+                String::new(),
+            ] {
+                same_reading(&t);
+            }
+        }
+        // Enough edits read, and some of them load (an edit that changes nothing a record keeps).
+        assert!(edits > 1000 && read > 0, "{edits} edits, {read} read");
     }
 }
