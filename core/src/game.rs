@@ -621,15 +621,17 @@ impl<'de> Deserialize<'de> for FastEvent {
     }
 }
 
-/// How [`GameOf::from_fast_json`] ended.
-enum FastRead {
-    /// The record read as the general reading would have read it, and this is the result.
-    Read(Result<Game>),
+/// How [`GameOf::from_fast_json`] ended: `Ok` with what the general reading would have given
+/// (the game, or its error), or the reading it leaves the record to.
+type FastRead = std::result::Result<Result<Game>, LeftTo>;
+
+/// The reading [`GameOf::from_fast_json`] leaves a record to.
+enum LeftTo {
     /// The record does not read into its types: only the reading through a JSON value (which
     /// names the field) is left.
-    NotTyped,
+    Value,
     /// Not known: the general reading decides.
-    Unknown,
+    General,
 }
 
 impl<R: RuleSystem> GameOf<R> {
@@ -1732,7 +1734,7 @@ impl<R: RuleSystem> GameOf<R> {
 
     /// [`FastJson`] read from `text`, whose top-level `rules` are `rules` (their text, `raw`,
     /// a slice of `text` read before): the record as [`Game::from_json`] reads it, or whether
-    /// it reads into its types at all, or `Unknown` (see [`FastRead`]).
+    /// it reads into its types at all, or neither (see [`FastRead`]).
     fn from_fast_json<T: Registered<System = R>>(
         system: R,
         text: &str,
@@ -1750,10 +1752,10 @@ impl<R: RuleSystem> GameOf<R> {
                     history: j.history,
                     log: j.log.into_iter().map(|e| e.0).collect(),
                 };
-                FastRead::Read(Self::from_record(system, j).map(T::into_game))
+                Ok(Self::from_record(system, j).map(T::into_game))
             }
-            Ok(_) => FastRead::Unknown,
-            Err(e) if e.to_string().starts_with(UNUSUAL) => FastRead::Unknown,
+            Ok(_) => Err(LeftTo::General),
+            Err(e) if e.to_string().starts_with(UNUSUAL) => Err(LeftTo::General),
             Err(_) => {
                 // The record does not read as a `GameJson` of this system; when these are its
                 // top-level rules (or it has none that read), the general reading goes straight
@@ -1764,8 +1766,8 @@ impl<R: RuleSystem> GameOf<R> {
                     rules: &'a serde_json::value::RawValue,
                 }
                 match serde_json::from_str::<RulesOnly>(text) {
-                    Ok(r) if !is_raw(r.rules) => FastRead::Unknown,
-                    _ => FastRead::NotTyped,
+                    Ok(r) if !is_raw(r.rules) => Err(LeftTo::General),
+                    _ => Err(LeftTo::Value),
                 }
             }
         }
@@ -2346,9 +2348,9 @@ impl Game {
                 }
                 let config = rules.config().clone();
                 match config.visit(Fast(text, raw.get(), rules)) {
-                    FastRead::Read(read) => return read,
-                    FastRead::NotTyped => return Game::from_json_value(text),
-                    FastRead::Unknown => {}
+                    Ok(read) => return read,
+                    Err(LeftTo::Value) => return Game::from_json_value(text),
+                    Err(LeftTo::General) => {}
                 }
             }
         }
@@ -2607,8 +2609,11 @@ mod json_reading_tests {
         out
     }
 
+    /// An object's entries, as [`write`] orders them.
+    type Entries<'a> = Vec<(&'a String, &'a Value)>;
+
     /// JSON text of `v`, each object's keys in the order `order` puts them in.
-    fn write(v: &Value, order: &dyn Fn(&mut Vec<(&String, &Value)>)) -> String {
+    fn write(v: &Value, order: &dyn Fn(&mut Entries)) -> String {
         match v {
             Value::Array(a) => {
                 let items: Vec<String> = a.iter().map(|x| write(x, order)).collect();
