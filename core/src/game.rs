@@ -2795,7 +2795,7 @@ mod json_reading_tests {
     /// deep), all read by `from_json` as its general reading reads them.
     #[test]
     fn every_single_edit_reads_as_the_general_reading_reads() {
-        let (mut edits, mut read) = (0, 0);
+        let (mut edits, mut read, mut misleading) = (0, 0, 0);
         for (i, name) in crate::variants().iter().enumerate() {
             let mut g = Game::from_preset(name, 40 + i as u64).unwrap();
             let mut seed = i as u64;
@@ -2857,8 +2857,27 @@ mod json_reading_tests {
             ] {
                 same_reading(&t);
             }
+            // Rules of the same system with other options, behind a key that ends in `rules`
+            // after the record's own: only the record's own rules may be read.
+            let same_system = crate::variants()
+                .iter()
+                .map(|v| Rules::preset(v).unwrap())
+                .flat_map(|r| [r.with("seats", 2.into()).ok(), Some(r)])
+                .flatten()
+                .filter(|r| {
+                    std::mem::discriminant(r.config()) == std::mem::discriminant(g.rules().config())
+                        && r != g.rules()
+                });
+            for r in same_system {
+                same_reading(&format!("{{{body},\"a\\\"rules\":{}}}", r.to_json()));
+                misleading += 1;
+            }
         }
         // Enough edits read, and some of them load (an edit that changes nothing a record keeps).
         assert!(edits > 1000 && read > 0, "{edits} edits, {read} read");
+        assert!(
+            misleading > 0,
+            "no rules of the same system to mislead with"
+        );
     }
 }
