@@ -480,6 +480,160 @@ struct GameJson<S> {
     log: Vec<Event>,
 }
 
+/// A record as [`Game::from_json`] first reads it: [`GameJson`] with its rules left as their
+/// text (a slice of the record, read once before) and its log read by [`FastEvent`]. It accepts
+/// a record only when [`GameJson`] accepts it with the same values; a record it rejects with
+/// [`UNUSUAL`] may still read as a [`GameJson`].
+#[derive(Deserialize)]
+#[serde(bound = "S: Serialize + serde::de::DeserializeOwned")]
+struct FastJson<'a, S> {
+    #[serde(borrow)]
+    rules: &'a serde_json::value::RawValue,
+    state: S,
+    taken: Play,
+    #[serde(with = "crate::dice::rng_serde")]
+    rng: GameRng,
+    history: Vec<Snapshot<S>>,
+    log: Vec<FastEvent>,
+}
+
+/// The error [`FastEvent`] gives for an event in a layout it leaves to [`Event`]'s own reading.
+const UNUSUAL: &str = "\u{0}an event in a layout left to the general reading";
+
+/// A logged event read straight from a JSON object whose first key is its tag (`event`: `roll`,
+/// `play` or `forfeit`) followed by exactly its fields, as records are written. [`Event`]'s
+/// derived reading (internally tagged) first copies each event into a buffer, where the tag may
+/// be anywhere; this one reads the same events to the same values without the buffer. Any other
+/// layout (the tag elsewhere, another event, a missing, repeated or unknown key, not an object)
+/// fails with [`UNUSUAL`], to be read again by [`Event`]'s own reading; the only other errors
+/// are those of a field's value (or of the JSON text), which [`Event`] rejects too.
+struct FastEvent(Event);
+
+impl<'de> Deserialize<'de> for FastEvent {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        use serde::de::{Error as _, MapAccess, SeqAccess, Visitor};
+        use std::fmt;
+
+        /// A key or tag of an event, matched without copying it.
+        #[derive(PartialEq, Eq, Clone, Copy)]
+        enum Word {
+            Event,
+            Seat,
+            Roll,
+            Play,
+            Forfeit,
+            Other,
+        }
+        impl<'de> Deserialize<'de> for Word {
+            fn deserialize<D: serde::Deserializer<'de>>(
+                d: D,
+            ) -> std::result::Result<Self, D::Error> {
+                struct W;
+                impl Visitor<'_> for W {
+                    type Value = Word;
+                    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                        f.write_str("a string")
+                    }
+                    fn visit_str<E: serde::de::Error>(
+                        self,
+                        v: &str,
+                    ) -> std::result::Result<Word, E> {
+                        Ok(match v {
+                            "event" => Word::Event,
+                            "seat" => Word::Seat,
+                            "roll" => Word::Roll,
+                            "play" => Word::Play,
+                            "forfeit" => Word::Forfeit,
+                            _ => Word::Other,
+                        })
+                    }
+                }
+                d.deserialize_str(W)
+            }
+        }
+
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = FastEvent;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a logged event")
+            }
+            fn visit_map<A: MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> std::result::Result<FastEvent, A::Error> {
+                let unusual = || A::Error::custom(UNUSUAL);
+                // Keys and the tag: anything unexpected (even an error) is left to `Event`.
+                if map.next_key::<Word>().map_err(|_| unusual())? != Some(Word::Event) {
+                    return Err(unusual());
+                }
+                let tag = map.next_value::<Word>().map_err(|_| unusual())?;
+                let (mut seat, mut roll, mut play) = (None, None, None);
+                while let Some(key) = map.next_key::<Word>().map_err(|_| unusual())? {
+                    match (tag, key) {
+                        (Word::Roll | Word::Play | Word::Forfeit, Word::Seat) if seat.is_none() => {
+                            seat = Some(map.next_value::<u8>()?)
+                        }
+                        (Word::Roll, Word::Roll) if roll.is_none() => {
+                            roll = Some(map.next_value::<Roll>()?)
+                        }
+                        (Word::Play, Word::Play) if play.is_none() => {
+                            play = Some(map.next_value::<Play>()?)
+                        }
+                        _ => return Err(unusual()),
+                    }
+                }
+                let event = match (tag, seat, roll, play) {
+                    (Word::Roll, Some(seat), Some(roll), None) => Event::Roll { seat, roll },
+                    (Word::Play, Some(seat), None, Some(play)) => Event::Play { seat, play },
+                    (Word::Forfeit, Some(seat), None, None) => Event::Forfeit { seat },
+                    _ => return Err(unusual()),
+                };
+                Ok(FastEvent(event))
+            }
+            // Every other kind of JSON value is left to `Event` (which reads an array, say).
+            fn visit_seq<A: SeqAccess<'de>>(
+                self,
+                _: A,
+            ) -> std::result::Result<FastEvent, A::Error> {
+                Err(A::Error::custom(UNUSUAL))
+            }
+            fn visit_str<E: serde::de::Error>(self, _: &str) -> std::result::Result<FastEvent, E> {
+                Err(E::custom(UNUSUAL))
+            }
+            fn visit_bool<E: serde::de::Error>(self, _: bool) -> std::result::Result<FastEvent, E> {
+                Err(E::custom(UNUSUAL))
+            }
+            fn visit_i64<E: serde::de::Error>(self, _: i64) -> std::result::Result<FastEvent, E> {
+                Err(E::custom(UNUSUAL))
+            }
+            fn visit_u64<E: serde::de::Error>(self, _: u64) -> std::result::Result<FastEvent, E> {
+                Err(E::custom(UNUSUAL))
+            }
+            fn visit_f64<E: serde::de::Error>(self, _: f64) -> std::result::Result<FastEvent, E> {
+                Err(E::custom(UNUSUAL))
+            }
+            fn visit_unit<E: serde::de::Error>(self) -> std::result::Result<FastEvent, E> {
+                Err(E::custom(UNUSUAL))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// How [`GameOf::from_fast_json`] ended: `Ok` with what the general reading would have given
+/// (the game, or its error), or the reading it leaves the record to.
+type FastRead = std::result::Result<Result<Game>, LeftTo>;
+
+/// The reading [`GameOf::from_fast_json`] leaves a record to.
+enum LeftTo {
+    /// The record does not read into its types: only the reading through a JSON value (which
+    /// names the field) is left.
+    Value,
+    /// Not known: the general reading decides.
+    General,
+}
+
 impl<R: RuleSystem> GameOf<R> {
     /// A new game from the starting position.
     pub fn new(system: R, rules: Rules, seed: u64) -> GameOf<R> {
@@ -1578,6 +1732,47 @@ impl<R: RuleSystem> GameOf<R> {
         Self::from_record(system, j)
     }
 
+    /// [`FastJson`] read from `text`, whose top-level `rules` are `rules` (their text, `raw`,
+    /// a slice of `text` read before): the record as [`Game::from_json`] reads it, or whether
+    /// it reads into its types at all, or neither (see [`FastRead`]).
+    fn from_fast_json<T: Registered<System = R>>(
+        system: R,
+        text: &str,
+        rules: Rules,
+        raw: &str,
+    ) -> FastRead {
+        let is_raw = |r: &serde_json::value::RawValue| std::ptr::eq(r.get(), raw);
+        match serde_json::from_str::<FastJson<R::State>>(text) {
+            Ok(j) if is_raw(j.rules) => {
+                let j = GameJson {
+                    rules,
+                    state: j.state,
+                    taken: j.taken,
+                    rng: j.rng,
+                    history: j.history,
+                    log: j.log.into_iter().map(|e| e.0).collect(),
+                };
+                Ok(Self::from_record(system, j).map(T::into_game))
+            }
+            Ok(_) => Err(LeftTo::General),
+            Err(e) if e.to_string().starts_with(UNUSUAL) => Err(LeftTo::General),
+            Err(_) => {
+                // The record does not read as a `GameJson` of this system; when these are its
+                // top-level rules (or it has none that read), the general reading goes straight
+                // to the value.
+                #[derive(Deserialize)]
+                struct RulesOnly<'a> {
+                    #[serde(borrow)]
+                    rules: &'a serde_json::value::RawValue,
+                }
+                match serde_json::from_str::<RulesOnly>(text) {
+                    Ok(r) if !is_raw(r.rules) => Err(LeftTo::General),
+                    _ => Err(LeftTo::Value),
+                }
+            }
+        }
+    }
+
     /// A record read as JSON: its positions validated, then replayed ([`GameOf::replay_record`]).
     fn from_record(system: R, j: GameJson<R::State>) -> Result<GameOf<R>> {
         system.validate_state(&j.state)?;
@@ -1668,6 +1863,31 @@ macro_rules! game_enum {
     };
 }
 crate::for_each_system!(game_enum);
+
+/// `Rules::from_json(text)`, from a small table of the rules texts last read (records of the
+/// same rules write the same text).
+fn cached_rules(text: &str) -> Result<Rules> {
+    thread_local! {
+        static READ: std::cell::RefCell<Vec<(String, Rules)>> =
+            const { std::cell::RefCell::new(Vec::new()) };
+    }
+    const KEEP: usize = 16;
+    if let Some(rules) = READ.with(|t| {
+        let t = t.borrow();
+        t.iter().find(|(k, _)| k == text).map(|(_, r)| r.clone())
+    }) {
+        return Ok(rules);
+    }
+    let rules = Rules::from_json(text)?;
+    READ.with(|t| {
+        let mut t = t.borrow_mut();
+        if t.len() >= KEEP {
+            t.remove(0);
+        }
+        t.push((text.to_string(), rules.clone()));
+    });
+    Ok(rules)
+}
 
 fn build<T: SystemRules>(r: &T) -> T::System {
     // Rules values are validated when made, so building cannot fail here.
@@ -2109,6 +2329,36 @@ impl Game {
     /// assert_eq!(back.to_json(), g.to_json());
     /// ```
     pub fn from_json(text: &str) -> Result<Game> {
+        // First, in one pass, the reading of records as they are written: the rules found
+        // where a record writes them (the last `"rules":` of the text), read once, then the
+        // record read straight into its types with its log's events read without a buffer
+        // (`FastJson`). It is kept only when the rules it read are the ones found (the same
+        // slice of the text), so it reads exactly what the general reading below reads.
+        if let Some(at) = text.rfind("\"rules\":") {
+            let mut de = serde_json::Deserializer::from_str(&text[at + "\"rules\":".len()..]);
+            if let Ok(raw) = <&serde_json::value::RawValue>::deserialize(&mut de)
+                && let Ok(rules) = cached_rules(raw.get())
+            {
+                struct Fast<'a>(&'a str, &'a str, Rules);
+                impl SystemVisitor for Fast<'_> {
+                    type Output = FastRead;
+                    fn visit<T: Registered>(self, config: &T) -> FastRead {
+                        GameOf::from_fast_json::<T>(build(config), self.0, self.2, self.1)
+                    }
+                }
+                let config = rules.config().clone();
+                match config.visit(Fast(text, raw.get(), rules)) {
+                    Ok(read) => return read,
+                    Err(LeftTo::Value) => return Game::from_json_value(text),
+                    Err(LeftTo::General) => {}
+                }
+            }
+        }
+        Game::from_json_general(text)
+    }
+
+    /// [`Game::from_json`] without its first reading: what it reads, and how.
+    fn from_json_general(text: &str) -> Result<Game> {
         // Most records read straight into their types, without a JSON value tree in between
         // (several times faster); any that does not (a field of the wrong type, a duplicate key)
         // is read again through a value, which accepts exactly what it always did and names the
@@ -2131,6 +2381,12 @@ impl Game {
         {
             return read;
         }
+        Game::from_json_value(text)
+    }
+
+    /// [`Game::from_json`] through a JSON value: the reading of a record that does not read
+    /// straight into its types, which names the field that fails.
+    fn from_json_value(text: &str) -> Result<Game> {
         let value: Value =
             serde_json::from_str(text).map_err(|e| Error::InvalidJson(e.to_string()))?;
         let rules_value = value
@@ -2302,5 +2558,326 @@ mod equality_tests {
         assert!(g == h);
         h.undo().unwrap();
         assert!(g != h);
+    }
+}
+
+#[cfg(test)]
+mod json_reading_tests {
+    use super::*;
+
+    /// splitmix64: a number below `n`.
+    fn below(seed: &mut u64, n: usize) -> usize {
+        *seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = *seed;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        (z % n as u64) as usize
+    }
+
+    /// Games of every preset some way in (one with a step taken, one from a position).
+    fn games() -> Vec<Game> {
+        let mut out = Vec::new();
+        for (i, name) in crate::variants().iter().enumerate() {
+            let mut g = Game::from_preset(name, i as u64 + 3).unwrap();
+            let mut seed = i as u64;
+            for _ in 0..30 {
+                match g.node() {
+                    Node::Over => break,
+                    Node::Chance => {
+                        g.roll().unwrap();
+                    }
+                    Node::Decision => {
+                        let plays = g.legal_plays();
+                        g.play(&plays[below(&mut seed, plays.len())]).unwrap();
+                    }
+                }
+            }
+            out.push(g.clone());
+            while g.node() == Node::Chance {
+                g.roll().unwrap();
+            }
+            if g.node() == Node::Decision
+                && let Some(step) = g.legal_steps().first().copied()
+            {
+                g.step(&step).unwrap();
+                out.push(g.clone());
+            }
+            let pos = Game::from_position(g.rules(), &g.position(), 5).unwrap();
+            out.push(pos);
+        }
+        out
+    }
+
+    /// An object's entries, as [`write`] orders them.
+    type Entries<'a> = Vec<(&'a String, &'a Value)>;
+
+    /// JSON text of `v`, each object's keys in the order `order` puts them in.
+    fn write(v: &Value, order: &dyn Fn(&mut Entries)) -> String {
+        match v {
+            Value::Array(a) => {
+                let items: Vec<String> = a.iter().map(|x| write(x, order)).collect();
+                format!("[{}]", items.join(","))
+            }
+            Value::Object(m) => {
+                let mut entries: Vec<(&String, &Value)> = m.iter().collect();
+                order(&mut entries);
+                let items: Vec<String> = entries
+                    .iter()
+                    .map(|(k, x)| format!("{}:{}", Value::from(k.as_str()), write(x, order)))
+                    .collect();
+                format!("{{{}}}", items.join(","))
+            }
+            _ => v.to_string(),
+        }
+    }
+
+    /// The number of nodes of `v` (itself, and every entry's nodes).
+    fn count(v: &Value) -> usize {
+        1 + match v {
+            Value::Array(a) => a.iter().map(count).sum(),
+            Value::Object(m) => m.values().map(count).sum(),
+            _ => 0,
+        }
+    }
+
+    /// A node of `v` chosen by `seed` (pre-order), changed: replaced by another value, an entry
+    /// removed, repeated or swapped.
+    fn tamper(v: &mut Value, seed: &mut u64) {
+        let k = below(seed, count(v));
+        let how = below(seed, 10);
+        tamper_at(v, k, how, seed);
+    }
+
+    /// Node `k` of `v` (pre-order) changed in the way `how` (0 to 9) names, any value it puts in
+    /// or entry it picks chosen by `seed`: replaced by a number, null, a string, `true` or a
+    /// fraction; an entry of an array removed, repeated or swapped with the next; a key of an
+    /// object removed; a number off by one (kinds that do not apply to the node change a number
+    /// off by one, or nothing).
+    fn tamper_at(v: &mut Value, mut k: usize, how: usize, seed: &mut u64) {
+        fn nth<'a>(v: &'a mut Value, k: &mut usize) -> Option<&'a mut Value> {
+            if *k == 0 {
+                return Some(v);
+            }
+            *k -= 1;
+            match v {
+                Value::Array(a) => a.iter_mut().find_map(|x| nth(x, k)),
+                Value::Object(m) => m.values_mut().find_map(|x| nth(x, k)),
+                _ => None,
+            }
+        }
+        let node = nth(v, &mut k).unwrap();
+        let small = below(seed, 300) as i64 - 20;
+        match (how, &mut *node) {
+            (0, _) => *node = Value::from(small),
+            (1, _) => *node = Value::Null,
+            (2, _) => *node = Value::from(["x", "roll", "play", "forfeit", "5-3"][below(seed, 5)]),
+            (3, _) => *node = Value::Bool(true),
+            (4, _) => *node = Value::from(small as f64 / 3.0),
+            (5, Value::Array(a)) if !a.is_empty() => {
+                let i = below(seed, a.len());
+                a.remove(i);
+            }
+            (6, Value::Array(a)) if !a.is_empty() => {
+                let i = below(seed, a.len());
+                let x = a[i].clone();
+                a.insert(i, x);
+            }
+            (7, Value::Array(a)) if a.len() > 1 => {
+                let i = below(seed, a.len());
+                let n = a.len();
+                a.swap(i, (i + 1) % n);
+            }
+            (8, Value::Object(m)) if !m.is_empty() => {
+                let key = m.keys().nth(below(seed, m.len())).unwrap().clone();
+                m.remove(&key);
+            }
+            (_, Value::Number(n)) => {
+                *node = Value::from(n.as_i64().unwrap_or(0) + below(seed, 3) as i64 - 1)
+            }
+            _ => {}
+        }
+    }
+
+    /// `from_json` and its general reading give the same game, or the same error.
+    fn same_reading(text: &str) {
+        match (Game::from_json(text), Game::from_json_general(text)) {
+            (Ok(a), Ok(b)) => {
+                assert!(a == b, "different games from {text}");
+                assert_eq!(a.to_json(), b.to_json());
+            }
+            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "from {text}"),
+            (a, b) => panic!(
+                "from_json: {:?}, the general reading: {:?}, from {text}",
+                a.map(|g| g.to_json()),
+                b.map(|g| g.to_json())
+            ),
+        }
+    }
+
+    #[test]
+    fn the_first_reading_reads_what_the_general_one_reads() {
+        let mut seed = 11u64;
+        let mut read = 0;
+        for g in games() {
+            let text = g.to_json();
+            let value = g.to_value();
+            same_reading(&text);
+            assert!(Game::from_json(&text).unwrap() == g);
+            // Other layouts: events' tags last, or keys in reverse order; rules first.
+            let tag_last = |e: &mut Vec<(&String, &Value)>| {
+                e.sort_by_key(|(k, _)| k.as_str() == "event");
+            };
+            let reversed = |e: &mut Vec<(&String, &Value)>| e.reverse();
+            same_reading(&write(&value, &tag_last));
+            same_reading(&write(&value, &reversed));
+            // A nested `"rules":` after the real ones, rules with a space, an unknown key.
+            let inner = format!(
+                "{},\"zz\":{{\"rules\":\"parcheesi\"}}}}",
+                &text[..text.len() - 1]
+            );
+            same_reading(&inner);
+            same_reading(&text.replacen("\"rules\":", "\"rules\" :", 1));
+            same_reading(&text.replacen("\"event\":\"roll\",", "\"event\":\"roll\",\"x\":1,", 1));
+            same_reading(&text.replacen(
+                "{\"event\":\"roll\",",
+                "{\"x\":[],\"event\":\"roll\",",
+                1,
+            ));
+            // Events as arrays, non-logged events, the tag as an index.
+            let log = value["log"].as_array().unwrap();
+            for (i, e) in log.iter().enumerate().take(6) {
+                let mut v = value.clone();
+                let seat = e["seat"].clone();
+                let arr = match e["event"].as_str().unwrap() {
+                    "roll" => Value::from(vec![Value::from("roll"), seat, e["roll"].clone()]),
+                    "play" => Value::from(vec![Value::from("play"), seat, e["play"].clone()]),
+                    _ => Value::from(vec![Value::from("forfeit"), seat]),
+                };
+                v["log"][i] = arr;
+                same_reading(&v.to_string());
+                let mut v = value.clone();
+                v["log"][i] = serde_json::json!({"event": "extra-roll", "seat": 0});
+                same_reading(&v.to_string());
+                let mut v = value.clone();
+                v["log"][i]["event"] = Value::from(i % 3);
+                same_reading(&v.to_string());
+            }
+            // Tampered records, as the fuzz target `game_tamper` makes them.
+            for _ in 0..40 {
+                let mut v = value.clone();
+                for _ in 0..1 + below(&mut seed, 3) {
+                    tamper(&mut v, &mut seed);
+                }
+                let text = v.to_string();
+                same_reading(&text);
+                read += usize::from(Game::from_json(&text).is_ok());
+            }
+            // Cut short, and bytes changed.
+            for _ in 0..10 {
+                let cut = below(&mut seed, text.len());
+                same_reading(&text[..cut]);
+                let mut bytes = text.clone().into_bytes();
+                let i = below(&mut seed, bytes.len());
+                bytes[i] = b"0123456789{}[],:\" natrue"[below(&mut seed, 24)];
+                if let Ok(t) = String::from_utf8(bytes) {
+                    same_reading(&t);
+                }
+            }
+        }
+        // Some tampered records still load (an edit that changes nothing a record keeps).
+        assert!(read > 0);
+    }
+
+    /// Every node of a short record of each preset changed in every way [`tamper_at`] knows
+    /// (one change at a time), and layouts that mislead the search for the rules (the rules
+    /// twice, under an escaped key, behind a key that ends in `rules`, pretty-printed, nested too
+    /// deep), all read by `from_json` as its general reading reads them.
+    #[test]
+    fn every_single_edit_reads_as_the_general_reading_reads() {
+        let (mut edits, mut read, mut misleading) = (0, 0, 0);
+        for (i, name) in crate::variants().iter().enumerate() {
+            let mut g = Game::from_preset(name, 40 + i as u64).unwrap();
+            let mut seed = i as u64;
+            for _ in 0..8 {
+                match g.node() {
+                    Node::Over => break,
+                    Node::Chance => {
+                        g.roll().unwrap();
+                    }
+                    Node::Decision => {
+                        let plays = g.legal_plays();
+                        g.play(&plays[below(&mut seed, plays.len())]).unwrap();
+                    }
+                }
+            }
+            let value = g.to_value();
+            let text = g.to_json();
+            for k in 0..count(&value) {
+                for how in 0..10 {
+                    let mut v = value.clone();
+                    tamper_at(&mut v, k, how, &mut seed);
+                    let t = v.to_string();
+                    same_reading(&t);
+                    edits += 1;
+                    read += usize::from(Game::from_json(&t).is_ok());
+                }
+            }
+            let rules = g.rules().to_json();
+            let other = Rules::preset(crate::variants()[(i + 1) % crate::variants().len()])
+                .unwrap()
+                .to_json();
+            let body = &text[1..text.len() - 1];
+            let deep = format!("{}0{}", "[".repeat(127), "]".repeat(127));
+            for t in [
+                // The rules twice, either first.
+                format!("{{\"rules\":{other},{body}}}"),
+                format!("{{{body},\"rules\":{other}}}"),
+                format!("{{{body},\"rules\":{rules}}}"),
+                // The last `"rules":` is another key's, or a nested object's.
+                format!("{{{body},\"a\\\"rules\":{other}}}"),
+                format!("{{{body},\"a\\\"rules\":{rules}}}"),
+                format!("{{{body},\"zz\":[{{\"rules\":{rules}}}]}}"),
+                // The rules' key escaped, spaced, or the record pretty-printed.
+                text.replacen("\"rules\":", "\"r\\u0075les\":", 1),
+                text.replacen("\"rules\":", "\"rules\": ", 1),
+                serde_json::to_string_pretty(&value).unwrap(),
+                // Deep nesting: in an unknown key, and in the rules.
+                format!("{{{body},\"zz\":{deep}}}"),
+                text.replacen("\"rules\":{", &format!("\"rules\":{{\"zz\":{deep},"), 1),
+                // A repeated key in an event, a repeated event tag.
+                text.replacen(",\"seat\":", ",\"seat\":1,\"seat\":", 1),
+                text.replacen("{\"event\":", "{\"event\":\"play\",\"event\":", 1),
+                // Not a record.
+                format!("{text} x"),
+                format!("[{text}]"),
+                rules.clone(),
+                "{\"rules\":".to_string(),
+                String::new(),
+            ] {
+                same_reading(&t);
+            }
+            // Rules of the same system with other options, behind a key that ends in `rules`
+            // after the record's own: only the record's own rules may be read.
+            let same_system = crate::variants()
+                .iter()
+                .map(|v| Rules::preset(v).unwrap())
+                .flat_map(|r| [r.with("seats", 2.into()).ok(), Some(r)])
+                .flatten()
+                .filter(|r| {
+                    std::mem::discriminant(r.config()) == std::mem::discriminant(g.rules().config())
+                        && r != g.rules()
+                });
+            for r in same_system {
+                same_reading(&format!("{{{body},\"a\\\"rules\":{}}}", r.to_json()));
+                misleading += 1;
+            }
+        }
+        // Enough edits read, and some of them load (an edit that changes nothing a record keeps).
+        assert!(edits > 1000 && read > 0, "{edits} edits, {read} read");
+        assert!(
+            misleading > 0,
+            "no rules of the same system to mislead with"
+        );
     }
 }

@@ -3,7 +3,11 @@
 //! without libFuzzer: a fixed workload to time and profile (`perf record`) the checks.
 //! `cargo run --release --manifest-path fuzz/Cargo.toml --no-default-features --example bench --
 //! <target> [rounds] [dir]`; `bench dump <rules> <seed> <actions>` prints a seeded game's
-//! record, `bench unit <rules> <seed> <actions>` times what its record costs.
+//! record, `bench unit <rules> <seed> <actions>` times what its record costs, `bench from_json
+//! <rules> <seed> <actions> <n>` only reads its record `n` times (for `valgrind --tool=callgrind`),
+//! and `bench gen <target> <n> <dir>` writes `n` random inputs for `steps` or `game_tamper` (the
+//! same on every run: a header of one of the nine rules, a seed below 5 and any number of
+//! actions, then up to 48 bytes of operations or up to 8 edits).
 
 use pachisi_fuzz::Choices;
 use std::path::Path;
@@ -38,6 +42,35 @@ fn main() {
         let h: Vec<u8> = args[2..5].iter().map(|a| a.parse().unwrap()).collect();
         let (game, _) = pachisi_fuzz::seeded_game(&h).unwrap();
         println!("{}", game.to_json());
+        return;
+    }
+    if target == "from_json" {
+        // Only `Game::from_json` of a seeded game's record, `n` times.
+        let h: Vec<u8> = args[2..5].iter().map(|a| a.parse().unwrap()).collect();
+        let n: usize = args.get(5).and_then(|s| s.parse().ok()).unwrap_or(100);
+        let (game, _) = pachisi_fuzz::seeded_game(&h).unwrap();
+        let json = game.to_json();
+        for _ in 0..n {
+            let back = pachisi::Game::from_json(std::hint::black_box(&json)).unwrap();
+            assert!(back == game);
+        }
+        return;
+    }
+    if target == "gen" {
+        // `bench gen <target> <n> <dir>`: random inputs, the same on every run.
+        let (what, n, dir) = (&args[2], args[3].parse::<usize>().unwrap(), &args[4]);
+        std::fs::create_dir_all(dir).unwrap();
+        let mut c = Choices::new(2026);
+        for i in 0..n {
+            let mut input = vec![c.below(9) as u8, c.below(5) as u8, c.below(256) as u8];
+            let len = match what.as_str() {
+                "steps" => c.below(49),
+                "game_tamper" => 4 * c.below(9),
+                other => panic!("no generator for {other}"),
+            };
+            input.extend((0..len).map(|_| c.below(256) as u8));
+            std::fs::write(Path::new(dir).join(format!("{i:05}")), input).unwrap();
+        }
         return;
     }
     if target == "unit" {
