@@ -308,12 +308,13 @@ impl<S> Record<S> {
 
 impl<S> Drop for Record<S> {
     fn drop(&mut self) {
-        // Drop a long chain iteratively: recursion would overflow the stack.
+        // Drop a long chain iteratively: recursion would overflow the stack. A record no one
+        // else holds gives up its parent and is freed where it is (not moved out first).
         let mut next = self.parent.take();
-        while let Some(rec) = next {
-            match Arc::try_unwrap(rec) {
-                Ok(mut rec) => next = rec.parent.take(),
-                Err(_) => break,
+        while let Some(mut rec) = next {
+            match Arc::get_mut(&mut rec) {
+                Some(only) => next = only.parent.take(),
+                None => break,
             }
         }
     }
@@ -334,10 +335,10 @@ struct Redo<S> {
 impl<S> Drop for Redo<S> {
     fn drop(&mut self) {
         let mut next = self.next.take();
-        while let Some(r) = next {
-            match Arc::try_unwrap(r) {
-                Ok(mut r) => next = r.next.take(),
-                Err(_) => break,
+        while let Some(mut r) = next {
+            match Arc::get_mut(&mut r) {
+                Some(only) => next = only.next.take(),
+                None => break,
             }
         }
     }
