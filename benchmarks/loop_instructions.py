@@ -6,7 +6,9 @@ OpenSpiel's ``pyspiel``) under ``valgrind --tool=callgrind``, each once with no 
 with N games, and prints the instructions per game (the difference over N) and their ratio.
 Instruction counts do not depend on the machine's load, so the ratio is stable where the
 games/s of ``python_bench.py`` are not (it stands for a time ratio only roughly: instructions per
-cycle differ between the two). ``PYTHONHASHSEED=0`` keeps start-up identical between the runs.
+cycle differ between the two). ``PYTHONHASHSEED=0`` keeps start-up identical between the runs, and
+``OPENBLAS_NUM_THREADS=1`` keeps numpy's BLAS from starting threads whose spinning callgrind
+would count (a few million instructions that vary from run to run).
 
 ``python benchmarks/loop_instructions.py --run pachisi|pyspiel N`` is one loop (what the
 callgrind runs execute).
@@ -34,7 +36,7 @@ def loop(which: str, games: int) -> int:
 
 def callgrind(which: str, games: int) -> Tuple[int, int]:
     """(instructions, decisions) of one run of `which` under callgrind."""
-    env = dict(os.environ, PYTHONHASHSEED="0")
+    env = dict(os.environ, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1")
     out = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
          __file__, "--run", which, str(games)],

@@ -172,10 +172,74 @@ struct Record<S> {
     log_len: u32,
     /// Rolls made before the action.
     rolls: u32,
-    events: Vec<Event>,
+    events: Events,
     /// The entry's parts of the JSON record, written on first use: a record never changes and
     /// copies of a game share it, so a record is written once however often it is saved.
     text: OnceLock<RecordText>,
+}
+
+/// How many events of an action [`Events`] keeps in place.
+const INLINE_EVENTS: usize = 2;
+
+/// The events of one action, in order. Most actions cause one or two (a roll; a play, with a
+/// capture or the end of the game), which are kept in place, so that recording an action
+/// allocates only its record; more move to the heap.
+#[derive(Clone, Debug)]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "keeping the events in place, unboxed, is the point"
+)]
+enum Events {
+    /// The first `len` of `items` (the others are unused copies).
+    Inline {
+        len: u8,
+        items: [Event; INLINE_EVENTS],
+    },
+    Heap(Vec<Event>),
+}
+
+impl Events {
+    /// The events of an action that begin with `first` (the action itself).
+    fn starting(first: Event) -> Events {
+        Events::Inline {
+            len: 1,
+            items: [first; INLINE_EVENTS],
+        }
+    }
+
+    /// No event yet (the forfeits a game from a position may open with).
+    fn none() -> Events {
+        Events::Inline {
+            len: 0,
+            items: [Event::Forfeit { seat: 0 }; INLINE_EVENTS],
+        }
+    }
+
+    fn push(&mut self, event: Event) {
+        match self {
+            Events::Inline { len, items } if (*len as usize) < INLINE_EVENTS => {
+                items[*len as usize] = event;
+                *len += 1;
+            }
+            Events::Inline { len, items } => {
+                let mut v = Vec::with_capacity(2 * INLINE_EVENTS);
+                v.extend_from_slice(&items[..*len as usize]);
+                v.push(event);
+                *self = Events::Heap(v);
+            }
+            Events::Heap(v) => v.push(event),
+        }
+    }
+}
+
+impl std::ops::Deref for Events {
+    type Target = [Event];
+    fn deref(&self) -> &[Event] {
+        match self {
+            Events::Inline { len, items } => &items[..*len as usize],
+            Events::Heap(v) => v,
+        }
+    }
 }
 
 /// A history entry's parts of the game's JSON text (see [`GameOf::to_json`]).
@@ -244,12 +308,13 @@ impl<S> Record<S> {
 
 impl<S> Drop for Record<S> {
     fn drop(&mut self) {
-        // Drop a long chain iteratively: recursion would overflow the stack.
+        // Drop a long chain iteratively: recursion would overflow the stack. A record no one
+        // else holds gives up its parent and is freed where it is (not moved out first).
         let mut next = self.parent.take();
-        while let Some(rec) = next {
-            match Arc::try_unwrap(rec) {
-                Ok(mut rec) => next = rec.parent.take(),
-                Err(_) => break,
+        while let Some(mut rec) = next {
+            match Arc::get_mut(&mut rec) {
+                Some(only) => next = only.parent.take(),
+                None => break,
             }
         }
     }
@@ -270,10 +335,10 @@ struct Redo<S> {
 impl<S> Drop for Redo<S> {
     fn drop(&mut self) {
         let mut next = self.next.take();
-        while let Some(r) = next {
-            match Arc::try_unwrap(r) {
-                Ok(mut r) => next = r.next.take(),
-                Err(_) => break,
+        while let Some(mut r) = next {
+            match Arc::get_mut(&mut r) {
+                Some(only) => next = only.next.take(),
+                None => break,
             }
         }
     }
@@ -663,10 +728,10 @@ impl<R: RuleSystem> GameOf<R> {
         let mut g = GameOf::new(system, rules, seed);
         g.start = state;
         g.current = state;
-        let mut events = Vec::new();
+        let mut events = Events::none();
         g.after_change(&mut events);
         g.log_count = events.iter().filter(|e| e.is_logged()).count() as u32;
-        g.opening = events;
+        g.opening = events.to_vec();
         Ok(g)
     }
 
@@ -739,7 +804,7 @@ impl<R: RuleSystem> GameOf<R> {
                     | Some(Event::Step { seat, .. }) => *seat,
                     _ => self.system().to_move(&r.state),
                 },
-                events: r.events.clone(),
+                events: r.events.to_vec(),
             })
             .collect();
         out.reverse();
@@ -817,7 +882,7 @@ impl<R: RuleSystem> GameOf<R> {
     }
 
     /// Records an action (its state before and its events); a new action clears redo.
-    fn commit(&mut self, before: Before<R::State>, events: Vec<Event>) {
+    fn commit(&mut self, before: Before<R::State>, events: Events) {
         let logged = events.iter().filter(|e| e.is_logged()).count() as u32;
         let rolled = events
             .iter()
@@ -861,8 +926,7 @@ impl<R: RuleSystem> GameOf<R> {
 
     fn apply_roll(&mut self, roll: Roll, before: Before<R::State>) {
         let seat = self.system().to_move(&self.current);
-        let mut events = Vec::with_capacity(2);
-        events.push(Event::Roll { seat, roll });
+        let mut events = Events::starting(Event::Roll { seat, roll });
         let mut s = self.current;
         self.system().begin_roll(&mut s, roll);
         // A roll resolved at once that moved pieces was punished (only then compare pieces).
@@ -904,7 +968,7 @@ impl<R: RuleSystem> GameOf<R> {
 
     /// Drops the lists of the node, forfeits rolls that cannot be played and reports the end of
     /// the game: what follows every change of position.
-    fn after_change(&mut self, events: &mut Vec<Event>) {
+    fn after_change(&mut self, events: &mut Events) {
         // Each forfeit moves the turn on, so this ends; the bound guards a faulty system.
         for _ in 0..64 {
             self.cache = OnceLock::new();
@@ -1129,8 +1193,7 @@ impl<R: RuleSystem> GameOf<R> {
     fn commit_play(&mut self, play: &Play) {
         let before = self.before();
         let seat = self.system().to_move(&self.start);
-        let mut events = Vec::with_capacity(2);
-        events.push(Event::Play { seat, play: *play });
+        let mut events = Events::starting(Event::Play { seat, play: *play });
         let mut s = self.current;
         for step in &play.steps()[self.taken.len()..] {
             self.step_events(&s, step, seat, &mut events);
@@ -1142,7 +1205,7 @@ impl<R: RuleSystem> GameOf<R> {
     }
 
     /// The captures and bonus of one step from `s`.
-    fn step_events(&self, s: &R::State, step: &Step, seat: u8, events: &mut Vec<Event>) {
+    fn step_events(&self, s: &R::State, step: &Step, seat: u8, events: &mut Events) {
         if step.captured > 0 {
             let place = self.system().place(step.seat, step.to);
             let victim = self.system().captured_owner(s, step);
@@ -1164,7 +1227,7 @@ impl<R: RuleSystem> GameOf<R> {
     }
 
     /// Ends the play: the turn flow of the system, and an extra roll when the seat rolls again.
-    fn finish(&mut self, mut s: R::State, play: &Play, seat: u8, events: &mut Vec<Event>) {
+    fn finish(&mut self, mut s: R::State, play: &Play, seat: u8, events: &mut Events) {
         self.system().end_play(&mut s, play.steps());
         self.start = s;
         self.current = s;
@@ -1204,7 +1267,7 @@ impl<R: RuleSystem> GameOf<R> {
         let mut out: Vec<(usize, String)> = Vec::new();
         for r in self.records() {
             let mut i = r.log_len as usize;
-            for e in &r.events {
+            for e in r.events.iter() {
                 if let Event::Play { play, .. } = e {
                     out.push((i, self.system().format_play(&r.state, play)));
                 }
@@ -1250,7 +1313,7 @@ impl<R: RuleSystem> GameOf<R> {
         }
         let before = self.before();
         let seat = self.system().to_move(&self.start);
-        let mut events = vec![Event::Step { seat, step: *step }];
+        let mut events = Events::starting(Event::Step { seat, step: *step });
         self.step_events(&self.current, step, seat, &mut events);
         let mut taken = self.taken;
         taken.push(*step);
@@ -1278,7 +1341,7 @@ impl<R: RuleSystem> GameOf<R> {
         self.check_play(&play)?;
         let before = self.before();
         let seat = self.system().to_move(&self.start);
-        let mut events = vec![Event::Play { seat, play }];
+        let mut events = Events::starting(Event::Play { seat, play });
         self.finish(self.current, &play, seat, &mut events);
         self.after_change(&mut events);
         self.commit(before, events);

@@ -4,6 +4,7 @@ use crate::errors::{Kind, new_err};
 use pachisi::Roll;
 use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde_json::{Map, Number, Value};
 
@@ -107,9 +108,23 @@ pub fn dict_to_map(d: &Bound<'_, PyDict>, what: &str) -> PyResult<Map<String, Va
     Ok(m)
 }
 
+/// The 36 rolls of two six-sided dice as tuples, `(a, b)` at index `6 * (a - 1) + (b - 1)`, made
+/// once: tuples are immutable, so a roll hands out one of these instead of a new tuple per call.
+static DICE_TUPLES: PyOnceLock<Vec<Py<PyTuple>>> = PyOnceLock::new();
+
 /// A roll as Python: two dice as a tuple `(a, b)`, a cowrie throw as an int.
 pub fn roll_to_py<'py>(py: Python<'py>, roll: Roll) -> PyResult<Bound<'py, PyAny>> {
     match roll {
+        Roll::Dice([a, b]) if (1..=6).contains(&a) && (1..=6).contains(&b) => {
+            let tuples = DICE_TUPLES.get_or_try_init(py, || {
+                (1..=6u8)
+                    .flat_map(|a| (1..=6u8).map(move |b| [a, b]))
+                    .map(|d| Ok(PyTuple::new(py, d)?.unbind()))
+                    .collect::<PyResult<Vec<_>>>()
+            })?;
+            let i = 6 * (a as usize - 1) + (b as usize - 1);
+            Ok(tuples[i].bind(py).clone().into_any())
+        }
         Roll::Dice([a, b]) => Ok(PyTuple::new(py, [a, b])?.into_any()),
         Roll::Cowries(n) => n.into_bound_py_any(py),
     }

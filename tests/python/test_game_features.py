@@ -71,6 +71,28 @@ def test_events_name_the_action_and_its_consequences(variant: str) -> None:
     assert [str(e.get("play")) for e in logged] == [str(e.get("play")) for e in game.log]
 
 
+def test_a_roll_returns_its_dice() -> None:
+    # Every roll of two dice, set or drawn, comes back as the tuple of its dice, and the
+    # roll event holds the same tuple.
+    for a in range(1, 7):
+        for b in range(1, 7):
+            game = pachisi.Game("parcheesi", seed=1)
+            roll = game.roll((a, b))
+            assert type(roll) is tuple and roll == (a, b)
+            assert game.events()[0]["roll"] == (a, b)
+    # A drawn roll set on a copy made before it leads to the same game.
+    game = pachisi.Game("backgammon", seed=5)
+    while not game.is_over:
+        if game.is_chance_node():
+            copy = game.copy()
+            roll = game.roll()
+            assert type(roll) is tuple and game.events()[0]["roll"] == roll
+            copy.roll(roll)
+            assert copy.position == game.position and copy.log == game.log
+        else:
+            game.play(game.legal_plays()[0])
+
+
 def test_a_forfeit_is_an_event_of_the_roll() -> None:
     game = pachisi.Game("parcheesi", seed=1)
     game.roll((2, 1))
