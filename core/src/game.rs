@@ -2638,24 +2638,29 @@ mod json_reading_tests {
         (z % n as u64) as usize
     }
 
+    /// Takes up to `actions` actions (rolls and plays chosen by `seed`), stopping at the end.
+    fn play_randomly(g: &mut Game, seed: &mut u64, actions: usize) {
+        for _ in 0..actions {
+            match g.node() {
+                Node::Over => break,
+                Node::Chance => {
+                    g.roll().unwrap();
+                }
+                Node::Decision => {
+                    let plays = g.legal_plays();
+                    g.play(&plays[below(seed, plays.len())]).unwrap();
+                }
+            }
+        }
+    }
+
     /// Games of every preset some way in (one with a step taken, one from a position).
     fn games() -> Vec<Game> {
         let mut out = Vec::new();
         for (i, name) in crate::variants().iter().enumerate() {
             let mut g = Game::from_preset(name, i as u64 + 3).unwrap();
             let mut seed = i as u64;
-            for _ in 0..30 {
-                match g.node() {
-                    Node::Over => break,
-                    Node::Chance => {
-                        g.roll().unwrap();
-                    }
-                    Node::Decision => {
-                        let plays = g.legal_plays();
-                        g.play(&plays[below(&mut seed, plays.len())]).unwrap();
-                    }
-                }
-            }
+            play_randomly(&mut g, &mut seed, 30);
             out.push(g.clone());
             while g.node() == Node::Chance {
                 g.roll().unwrap();
@@ -2862,18 +2867,7 @@ mod json_reading_tests {
         for (i, name) in crate::variants().iter().enumerate() {
             let mut g = Game::from_preset(name, 40 + i as u64).unwrap();
             let mut seed = i as u64;
-            for _ in 0..8 {
-                match g.node() {
-                    Node::Over => break,
-                    Node::Chance => {
-                        g.roll().unwrap();
-                    }
-                    Node::Decision => {
-                        let plays = g.legal_plays();
-                        g.play(&plays[below(&mut seed, plays.len())]).unwrap();
-                    }
-                }
-            }
+            play_randomly(&mut g, &mut seed, 8);
             let value = g.to_value();
             let text = g.to_json();
             for k in 0..count(&value) {

@@ -528,16 +528,16 @@ where
                 }
             }
             None => {
-                return Err(Error::IllegalMove(format!(
-                    "action {action} is not legal here{}",
-                    if self.legal.is_empty() {
-                        " (no play is due)"
-                    } else {
-                        ""
-                    }
-                )));
+                return Err(Self::illegal_action(action, self.legal.is_empty()));
             }
         };
+        self.close_decision(ended);
+        Ok(())
+    }
+
+    /// Counts the decision just made, then ends the play (and moves on to the next decision
+    /// node) when `ended`, else lists the choices that go on with the steps taken.
+    fn close_decision(&mut self, ended: bool) {
         self.decisions += 1;
         if ended {
             let enc = Arc::clone(&self.enc);
@@ -547,7 +547,14 @@ where
         } else {
             self.refresh();
         }
-        Ok(())
+    }
+
+    /// The error for an action that is not among the legal ones (`none_due`: no play is due).
+    fn illegal_action(action: usize, none_due: bool) -> Error {
+        Error::IllegalMove(format!(
+            "action {action} is not legal here{}",
+            if none_due { " (no play is due)" } else { "" }
+        ))
     }
 
     /// The steps of alive play `i` (an index into `list` or `plays`, by encoding).
@@ -581,14 +588,7 @@ where
     /// does not decide again.
     fn apply_openspiel_move(&mut self, action: usize) -> Result<()> {
         let Some(&m) = self.moves.iter().find(|m| m.action == action) else {
-            return Err(Error::IllegalMove(format!(
-                "action {action} is not legal here{}",
-                if self.legal.is_empty() {
-                    " (no play is due)"
-                } else {
-                    ""
-                }
-            )));
+            return Err(Self::illegal_action(action, self.legal.is_empty()));
         };
         let enc = Arc::clone(&self.enc);
         let sys = enc.system();
@@ -596,14 +596,8 @@ where
             sys.apply_step(&mut self.cur, st);
             self.taken.push(*st);
         }
-        self.decisions += 1;
-        if m.n == 0 || !(self.next_decision() || m.again) {
-            let taken = self.taken;
-            sys.end_play(&mut self.cur, taken.steps());
-            self.advance();
-        } else {
-            self.refresh();
-        }
+        let ended = m.n == 0 || !(self.next_decision() || m.again);
+        self.close_decision(ended);
         Ok(())
     }
 
@@ -633,14 +627,7 @@ where
             (i, n, again)
         });
         let Some((index, consumed, again)) = found else {
-            return Err(Error::IllegalMove(format!(
-                "action {action} is not legal here{}",
-                if self.alive.is_empty() {
-                    " (no play is due)"
-                } else {
-                    ""
-                }
-            )));
+            return Err(Self::illegal_action(action, self.alive.is_empty()));
         };
         let k = self.taken.len();
         let chosen = self.plays[index];
@@ -657,19 +644,12 @@ where
             let p = &plays[i as usize];
             p.len() >= k2 && p.steps()[k..k2] == chosen.steps()[k..k2]
         });
-        self.decisions += 1;
         // The play ends when nothing extends the steps taken (or "end" was chosen).
         let extends = self
             .alive
             .iter()
             .any(|&i| self.plays[i as usize].len() > k2);
-        if consumed == 0 || !(extends || again) {
-            let taken = self.taken;
-            sys.end_play(&mut self.cur, taken.steps());
-            self.advance();
-        } else {
-            self.refresh();
-        }
+        self.close_decision(consumed == 0 || !(extends || again));
         Ok(())
     }
 }
