@@ -97,7 +97,14 @@ def test_ctrl_c_stops_a_long_simulation_quickly() -> None:
         sys.exit(0)
         """
     )
-    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    # A suite started in the background (`make test &`) hands its children SIGINT ignored, and
+    # Python then installs no KeyboardInterrupt handler: give the child Ctrl-C as a terminal would.
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code],
+        stdout=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     assert proc.stdout is not None
     assert proc.stdout.readline().strip() == "ready"
     time.sleep(1.0)

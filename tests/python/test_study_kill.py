@@ -104,6 +104,9 @@ def test_ctrl_c_stops_cleanly_and_resumes(tmp_path: Path) -> None:
         [sys.executable, "-m", "pachisi", "study", "run", str(spec_path), "--no-progress",
          "--quiet", "--threads", "1"],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        # Ctrl-C as a terminal gives it, even when the suite runs in the background (SIGINT
+        # ignored, which a child inherits and Python then keeps).
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.monotonic() + 120
     while stored_units(out / "kill.sqlite") < 3 and proc.poll() is None:
