@@ -73,7 +73,10 @@ C_BINARIES := $(foreach kind,shared static,$(addprefix $(C_BUILD)/$(kind)/,$(C_N
 C_HEADERS := include/pachisi.h include/pachisi.hpp $(wildcard tests/c/*.h)
 C_SCENARIOS := $(sort $(wildcard tests/scenarios/*/*.json))
 
-C_VALGRIND := RUST_BACKTRACE=0 valgrind -q --error-exitcode=1 --leak-check=full \
+# --fair-sched=yes: valgrind runs one thread at a time, and its default lock lets a busy worker
+# take it back again and again, so the calling thread (whose progress callback cancels a long
+# run in test_simulate) could wait for hours.
+C_VALGRIND := RUST_BACKTRACE=0 valgrind -q --fair-sched=yes --error-exitcode=1 --leak-check=full \
 	--show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible
 C_ASAN_ENV := RUST_BACKTRACE=0 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 	UBSAN_OPTIONS=print_stacktrace=1
