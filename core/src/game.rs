@@ -178,69 +178,10 @@ struct Record<S> {
     text: OnceLock<RecordText>,
 }
 
-/// How many events of an action [`Events`] keeps in place.
-const INLINE_EVENTS: usize = 2;
-
 /// The events of one action, in order. Most actions cause one or two (a roll; a play, with a
 /// capture or the end of the game), which are kept in place, so that recording an action
 /// allocates only its record; more move to the heap.
-#[derive(Clone, Debug)]
-#[allow(
-    clippy::large_enum_variant,
-    reason = "keeping the events in place, unboxed, is the point"
-)]
-enum Events {
-    /// The first `len` of `items` (the others are unused copies).
-    Inline {
-        len: u8,
-        items: [Event; INLINE_EVENTS],
-    },
-    Heap(Vec<Event>),
-}
-
-impl Events {
-    /// The events of an action that begin with `first` (the action itself).
-    fn starting(first: Event) -> Events {
-        Events::Inline {
-            len: 1,
-            items: [first; INLINE_EVENTS],
-        }
-    }
-
-    /// No event yet (the forfeits a game from a position may open with).
-    fn none() -> Events {
-        Events::Inline {
-            len: 0,
-            items: [Event::Forfeit { seat: 0 }; INLINE_EVENTS],
-        }
-    }
-
-    fn push(&mut self, event: Event) {
-        match self {
-            Events::Inline { len, items } if (*len as usize) < INLINE_EVENTS => {
-                items[*len as usize] = event;
-                *len += 1;
-            }
-            Events::Inline { len, items } => {
-                let mut v = Vec::with_capacity(2 * INLINE_EVENTS);
-                v.extend_from_slice(&items[..*len as usize]);
-                v.push(event);
-                *self = Events::Heap(v);
-            }
-            Events::Heap(v) => v.push(event),
-        }
-    }
-}
-
-impl std::ops::Deref for Events {
-    type Target = [Event];
-    fn deref(&self) -> &[Event] {
-        match self {
-            Events::Inline { len, items } => &items[..*len as usize],
-            Events::Heap(v) => v,
-        }
-    }
-}
+type Events = smallvec::SmallVec<[Event; 2]>;
 
 /// A history entry's parts of the game's JSON text (see [`GameOf::to_json`]).
 #[derive(Debug)]
@@ -728,7 +669,7 @@ impl<R: RuleSystem> GameOf<R> {
         let mut g = GameOf::new(system, rules, seed);
         g.start = state;
         g.current = state;
-        let mut events = Events::none();
+        let mut events = Events::new();
         g.after_change(&mut events);
         g.log_count = events.iter().filter(|e| e.is_logged()).count() as u32;
         g.opening = events.to_vec();
@@ -926,7 +867,7 @@ impl<R: RuleSystem> GameOf<R> {
 
     fn apply_roll(&mut self, roll: Roll, before: Before<R::State>) {
         let seat = self.system().to_move(&self.current);
-        let mut events = Events::starting(Event::Roll { seat, roll });
+        let mut events: Events = smallvec::smallvec![Event::Roll { seat, roll }];
         let mut s = self.current;
         self.system().begin_roll(&mut s, roll);
         // A roll resolved at once that moved pieces was punished (only then compare pieces).
@@ -1193,7 +1134,7 @@ impl<R: RuleSystem> GameOf<R> {
     fn commit_play(&mut self, play: &Play) {
         let before = self.before();
         let seat = self.system().to_move(&self.start);
-        let mut events = Events::starting(Event::Play { seat, play: *play });
+        let mut events: Events = smallvec::smallvec![Event::Play { seat, play: *play }];
         let mut s = self.current;
         for step in &play.steps()[self.taken.len()..] {
             self.step_events(&s, step, seat, &mut events);
@@ -1313,7 +1254,7 @@ impl<R: RuleSystem> GameOf<R> {
         }
         let before = self.before();
         let seat = self.system().to_move(&self.start);
-        let mut events = Events::starting(Event::Step { seat, step: *step });
+        let mut events: Events = smallvec::smallvec![Event::Step { seat, step: *step }];
         self.step_events(&self.current, step, seat, &mut events);
         let mut taken = self.taken;
         taken.push(*step);
@@ -1341,7 +1282,7 @@ impl<R: RuleSystem> GameOf<R> {
         self.check_play(&play)?;
         let before = self.before();
         let seat = self.system().to_move(&self.start);
-        let mut events = Events::starting(Event::Play { seat, play });
+        let mut events: Events = smallvec::smallvec![Event::Play { seat, play }];
         self.finish(self.current, &play, seat, &mut events);
         self.after_change(&mut events);
         self.commit(before, events);
