@@ -424,6 +424,22 @@ pub struct ParcheesiSystem {
 }
 
 impl ParcheesiSystem {
+    /// The legal next steps of a play from `start` after the steps `taken` (which lead to `cur`)
+    /// into `out`, in the order the search in every order ([`Orders::All`]) first lists them, one
+    /// step per `(from, value, route)` (the first listed); returns whether a legal play ends with
+    /// `taken`. `goal` keeps what a legal play of the roll achieves between calls of one play (it
+    /// is recomputed when it was computed for another start). See `movegen/next.rs`.
+    pub(crate) fn next_steps(
+        &self,
+        start: &ParcheesiState,
+        cur: &ParcheesiState,
+        taken: &[Step],
+        goal: &mut Vec<u64>,
+        out: &mut Vec<Step>,
+    ) -> bool {
+        movegen::next_steps(self, start, cur, taken, goal, out)
+    }
+
     fn new(rules: ParcheesiRules) -> ParcheesiSystem {
         let seats = rules.seats;
         let mut side = [0u8; 4];

@@ -136,6 +136,9 @@ where
     seconds: Vec<Step>,
     /// The legal action ids, ascending (the distinct ones of `acts` inside the encoding).
     legal: Vec<usize>,
+    /// Where the system lists next steps: its scratch space for the play under way
+    /// ([`Encode::rl_next_steps_memo`]), emptied when a play starts.
+    memo: Vec<u64>,
     /// The owner step sources count from (fixed for the play).
     acting: u8,
     rng: GameRng,
@@ -227,6 +230,7 @@ where
             moves: Vec::new(),
             seconds: Vec::new(),
             legal: Vec::new(),
+            memo: Vec::new(),
             acting: 0,
             rng: rng_from_seed(seed),
             decisions: 0,
@@ -267,8 +271,13 @@ where
     fn next_decision(&mut self) -> bool {
         let enc = Arc::clone(&self.enc);
         let sys = enc.system();
-        self.ends_here =
-            sys.rl_next_steps(&self.start, &self.cur, self.taken.steps(), &mut self.kids);
+        self.ends_here = sys.rl_next_steps_memo(
+            &self.start,
+            &self.cur,
+            self.taken.steps(),
+            &mut self.memo,
+            &mut self.kids,
+        );
         let goes_on = !self.kids.is_empty();
         if self.encoding == Encoding::OpenSpiel {
             self.openspiel_moves();
@@ -307,7 +316,13 @@ where
             sys.apply_step(&mut after, &first);
             let mut taken = self.taken;
             taken.push(first);
-            sys.rl_next_steps(&self.start, &after, taken.steps(), &mut self.seconds);
+            sys.rl_next_steps_memo(
+                &self.start,
+                &after,
+                taken.steps(),
+                &mut self.memo,
+                &mut self.seconds,
+            );
             if self.seconds.is_empty() {
                 push(&mut self.moves, &[first]);
             }
@@ -341,9 +356,12 @@ where
                 }
                 Node::Decision if self.direct() => {
                     self.start = self.cur;
+                    self.memo.clear();
                     let goes_on = self.next_decision();
                     let sys = self.enc.system();
-                    if !goes_on && self.encoding == Encoding::Step {
+                    // With nothing to play the roll is forfeited at once; a pass that is a legal
+                    // play (Parcheesi with `pass_allowed`) is a decision, as in the plays' list.
+                    if !goes_on && !self.ends_here && self.encoding == Encoding::Step {
                         sys.end_play(&mut self.cur, &[]);
                         continue;
                     }

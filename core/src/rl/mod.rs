@@ -172,7 +172,9 @@ pub trait Encode: RuleSystem {
     /// `start` that begin with `taken`. The default keeps the order first listed there, and the
     /// environments sort the ids; a system that sets [`Encode::RL_NEXT_STEPS`] must list the
     /// steps in strictly ascending order of their step ids ([`Encoder::step_action`]), which the
-    /// `step` encoding takes as its mask without sorting. Returns whether one of those plays ends
+    /// `step` encoding takes as its mask without sorting: where two of those steps share an id
+    /// (Parcheesi: two pieces on one square), it lists only the one first listed there, the step
+    /// the environments apply for that id. Returns whether one of those plays ends
     /// with `taken` (so "end" is legal); nothing in `out` and `false` means the play is complete
     /// (or, with nothing taken, the roll has no play). The default lists and groups the plays
     /// ([`next_steps_of_plays`]).
@@ -185,6 +187,20 @@ pub trait Encode: RuleSystem {
     ) -> bool {
         let _ = cur;
         next_steps_of_plays(self, start, taken, out)
+    }
+    /// [`Encode::rl_next_steps`] with `memo`, a scratch space the caller keeps for the play
+    /// under way (empty at its start, or left from an earlier call of the same play; a system
+    /// may keep there what it computes once per roll). The default ignores it.
+    fn rl_next_steps_memo(
+        &self,
+        start: &Self::State,
+        cur: &Self::State,
+        taken: &[Step],
+        memo: &mut Vec<u64>,
+        out: &mut Vec<Step>,
+    ) -> bool {
+        let _ = memo;
+        self.rl_next_steps(start, cur, taken, out)
     }
     /// The size of OpenSpiel's encoding of this system, if it has one (backgammon: 1,352).
     fn rl_openspiel_size(&self) -> Option<usize> {

@@ -82,6 +82,52 @@ impl Encode for ParcheesiSystem {
     fn rl_max_plays(&self) -> usize {
         PARCHEESI_MAX_PLAYS
     }
+    const RL_NEXT_STEPS: bool = true;
+    fn rl_next_steps(
+        &self,
+        start: &ParcheesiState,
+        cur: &ParcheesiState,
+        taken: &[Step],
+        out: &mut Vec<Step>,
+    ) -> bool {
+        self.rl_next_steps_memo(start, cur, taken, &mut Vec::new(), out)
+    }
+    fn rl_next_steps_memo(
+        &self,
+        start: &ParcheesiState,
+        cur: &ParcheesiState,
+        taken: &[Step],
+        memo: &mut Vec<u64>,
+        out: &mut Vec<Step>,
+    ) -> bool {
+        // The steps in the generator's order, then in step-id order (one source, the mover's:
+        // the id grows with `from`, then the amount class); the sort is stable, so of two steps
+        // sharing an id the one listed first stays.
+        let ends = self.next_steps(start, cur, taken, memo, out);
+        out.sort_by_key(|st| (st.from, self.rl_class(st)));
+        out.dedup_by_key(|st| (st.from, self.rl_class(st)));
+        ends
+    }
+}
+
+impl ParcheesiSystem {
+    /// The index of a step's amount class in [`Encode::rl_classes`]' list.
+    fn rl_class(&self, step: &Step) -> usize {
+        let (cb, hb) = (self.rules().capture_bonus, self.rules().home_bonus);
+        let v = step.value;
+        let extra = |b: u8| b != 0 && !(1..=6).contains(&b);
+        let index = if (1..=6).contains(&v) {
+            v as usize - 1
+        } else if v == cb {
+            6
+        } else if extra(cb) && hb != cb {
+            7
+        } else {
+            6
+        };
+        let values = 6 + usize::from(extra(cb)) + usize::from(extra(hb) && hb != cb);
+        index + values * self.rl_branch(step) as usize
+    }
 }
 
 /// The `play` encoding's size for Parcheesi and Online Pachisi: not a proven bound. Random games

@@ -52,6 +52,7 @@
 
 mod general;
 mod keys;
+mod next;
 mod plain;
 mod record;
 mod two_dice;
@@ -66,6 +67,8 @@ use crate::play::{MAX_STEPS, Play, PlayList, Step, StepKind};
 use crate::system::Orders;
 use general::*;
 use keys::*;
+pub(super) use next::next_steps;
+use next::write_goal;
 use plain::*;
 use record::*;
 use std::cell::RefCell;
@@ -398,7 +401,7 @@ pub(super) fn generate_list(
     if s.phase != Phase::Decision {
         return;
     }
-    with_scratch(|scratch| generate_with(scratch, sys, s, orders, out));
+    with_scratch(|scratch| generate_with(scratch, sys, s, orders, out, None));
 }
 
 /// Appends the legal complete plays of `s` to `out`.
@@ -414,7 +417,7 @@ pub(super) fn generate(
     with_scratch(|scratch| {
         let mut list = std::mem::take(&mut scratch.list);
         list.clear();
-        generate_with(scratch, sys, s, orders, &mut list);
+        generate_with(scratch, sys, s, orders, &mut list, None);
         out.extend(list.iter().map(Play::from_steps));
         scratch.list = list;
     });
@@ -446,6 +449,7 @@ fn generate_with(
     s: &ParcheesiState,
     orders: Orders,
     out: &mut PlayList,
+    goal: Option<&mut Vec<u64>>,
 ) {
     {
         scratch.memo.clear();
@@ -525,6 +529,12 @@ fn generate_with(
             }
         } else {
             dfs(&mut ctx, s, play, true);
+        }
+        if let Some(goal) = goal {
+            // What a legal play achieves, for `next::next_steps` (before the final filtering
+            // and deduplication, which change no score).
+            write_goal(&ctx, goal);
+            return;
         }
         if ctx.per_dice && ctx.general_listed {
             keep_best_bonuses_per_dice_part(&mut ctx);

@@ -8,21 +8,10 @@ use super::*;
 /// Records a complete play if P-D allows it; keeps only the best score (P-C).
 #[inline]
 pub(super) fn record(ctx: &mut Ctx, s: &ParcheesiState, play: &Play) -> bool {
-    let seat = ctx.seat;
-    let p = s.pieces[seat];
-    if ctx.has_groups {
-        for i in 0..PIECES {
-            let g = s.groups[i];
-            if g == 0 || p[i] == HOME || p[i] == NEST || p[i] == ctx.group_square[g as usize] {
-                continue;
-            }
-            for j in i + 1..PIECES {
-                if s.groups[j] == g && p[j] == p[i] {
-                    return false;
-                }
-            }
-        }
+    if !pd_allows(ctx, s) {
+        return false;
     }
+    let seat = ctx.seat;
     let limit_ok = u64::from(!expired_blockade_stands(ctx.sys, s, seat));
     let score = if ctx.sys.rules.pass_allowed {
         limit_ok
@@ -71,6 +60,28 @@ pub(super) fn record(ctx: &mut Ctx, s: &ParcheesiState, play: &Play) -> bool {
             (ctx.dice_key, bonus, limit_ok)
         };
         push_best(ctx, key, play, part);
+    }
+    true
+}
+
+/// P-D: whether a complete play ending in `s` leaves no blockade standing at the start of the
+/// roll moved together onto one new square.
+#[inline]
+pub(super) fn pd_allows(ctx: &Ctx, s: &ParcheesiState) -> bool {
+    if !ctx.has_groups {
+        return true;
+    }
+    let p = s.pieces[ctx.seat];
+    for i in 0..PIECES {
+        let g = s.groups[i];
+        if g == 0 || p[i] == HOME || p[i] == NEST || p[i] == ctx.group_square[g as usize] {
+            continue;
+        }
+        for j in i + 1..PIECES {
+            if s.groups[j] == g && p[j] == p[i] {
+                return false;
+            }
+        }
     }
     true
 }

@@ -1,0 +1,330 @@
+//! The legal next steps of a play under way, without listing the roll's plays in every order
+//! (for the `step` encoding of `crate::rl`).
+//!
+//! A legal play is a complete play of [`Orders::All`] that survives the obligations (see the
+//! parent module): its score is the best of the roll, and per dice play its bonuses are the best
+//! of its dice part and its blockade-limit flag the best over the plays so kept. Those targets
+//! depend only on the position at the start of the play, so they are computed once per roll, by
+//! the memoised [`Orders::Distinct`] search (`write_goal`: the best score, and per dice play the
+//! best bonus score of each dice part and the best blockade-limit flag; the distinct search meets
+//! every dice part and every score that the search in every order meets). Then at each decision
+//! each candidate next step (in the search's order) is kept when a depth-first search from it,
+//! which walks the steps exactly as `dfs` does and stops at the first complete play meeting the
+//! targets, finds one. A step whose id another step listed before it shares (two pieces on one
+//! square, a bonus of a die's value) is dropped, as the environments apply the first.
+
+use super::*;
+
+/// The first word of a goal: the goal is computed (see [`write_goal`]).
+const GOAL_COMPUTED: u64 = 0x9e37_79b9_0000_0001;
+/// Index of the first (key, bonus) pair of the per-dice-part bests in a goal.
+const PARTS: usize = 5;
+
+/// Writes what a legal play of the search in `ctx` achieves into `goal` (after the search, before
+/// the filtering): `[GOAL_COMPUTED, start key, plays listed, best score, best blockade-limit
+/// flag, then (dice part key, best bonus score) pairs]`. The start key is filled by the caller.
+pub(super) fn write_goal(ctx: &Ctx, goal: &mut Vec<u64>) {
+    goal.clear();
+    goal.extend([
+        GOAL_COMPUTED,
+        0,
+        u64::from(!ctx.out.is_empty()),
+        ctx.best,
+        1,
+    ]);
+    if !ctx.per_dice {
+        return;
+    }
+    let parts = &*ctx.dice_parts;
+    // The best bonus score of each dice part with a play that has a bonus.
+    for &(key, bonus, _) in parts.iter().filter(|p| p.1 > 0) {
+        match goal[PARTS..].chunks_exact(2).position(|e| e[0] == key) {
+            Some(i) => {
+                let at = PARTS + 2 * i + 1;
+                goal[at] = goal[at].max(bonus);
+            }
+            None => goal.extend([key, bonus]),
+        }
+    }
+    let best_bonus = |key: u64| part_best(goal, key);
+    let best_limit = parts
+        .iter()
+        .filter(|p| p.0 & PLAIN_TAG != 0 || p.1 == best_bonus(p.0))
+        .map(|p| p.2)
+        .max()
+        .unwrap_or(1);
+    goal[4] = best_limit;
+}
+
+/// The best bonus score of the dice part `key` in a goal (0 when none of its plays has a bonus).
+#[inline]
+fn part_best(goal: &[u64], key: u64) -> u64 {
+    goal[PARTS..]
+        .chunks_exact(2)
+        .find(|e| e[0] == key)
+        .map_or(0, |e| e[1])
+}
+
+/// A complete play that breaks no rule (P-D).
+const VALID: u8 = 1;
+/// ... and meets the goal (it is legal).
+const LEGAL: u8 = 2;
+
+/// The legal next steps of a play from `start` (at a decision) after the steps `taken`, which
+/// lead to `cur`, into `out` (cleared first), in the order the search in every order lists them,
+/// one per `(from, value, route)`; returns whether a legal play ends with `taken`. `goal` keeps
+/// what a legal play of the roll achieves between calls (computed when it is empty or was
+/// computed for another start).
+pub(in crate::parcheesi) fn next_steps(
+    sys: &ParcheesiSystem,
+    start: &ParcheesiState,
+    cur: &ParcheesiState,
+    taken: &[Step],
+    goal: &mut Vec<u64>,
+    out: &mut Vec<Step>,
+) -> bool {
+    out.clear();
+    if start.phase != Phase::Decision || cur.phase != Phase::Decision {
+        return false;
+    }
+    let start_key = hash_state(start);
+    if goal.len() < PARTS || goal[0] != GOAL_COMPUTED || goal[1] != start_key {
+        with_scratch(|scratch| {
+            let mut list = std::mem::take(&mut scratch.list);
+            generate_with(scratch, sys, start, Orders::Distinct, &mut list, Some(goal));
+            scratch.list = list;
+        });
+        goal[1] = start_key;
+    }
+    if goal[2] == 0 {
+        return false;
+    }
+    with_scratch(|scratch| search_next(scratch, sys, start, cur, taken, goal, out))
+}
+
+fn search_next(
+    scratch: &mut Scratch,
+    sys: &ParcheesiSystem,
+    start: &ParcheesiState,
+    cur: &ParcheesiState,
+    taken: &[Step],
+    goal: &[u64],
+    out: &mut Vec<Step>,
+) -> bool {
+    let seat = start.turn as usize & 3;
+    let mut group_square = [0u8; 5];
+    let mut has_groups = false;
+    for i in 0..PIECES {
+        let g = start.groups[i] as usize;
+        if g != 0 && g < 5 {
+            group_square[g] = start.pieces[seat][i];
+            has_groups = true;
+        }
+    }
+    let per_dice =
+        sys.rules.bonus_obligation == BonusObligation::PerDicePlay && !sys.rules.pass_allowed;
+    // The dice part of the play so far: the position its first bonus step was taken from.
+    let mut dice_key = 0;
+    let mut t = *start;
+    for st in taken {
+        if st.kind == StepKind::Bonus && t.bonuses_played == 0 {
+            dice_key = dice_part_key(&t);
+        }
+        sys.apply(&mut t, st);
+    }
+    let mut list = std::mem::take(&mut scratch.list);
+    list.clear();
+    let mut ctx = Ctx {
+        sys,
+        seat,
+        distinct: true,
+        memoise: false,
+        dedup: false,
+        out: &mut list,
+        best: 0,
+        start_values: start.n_left() as u8,
+        start_pips: start.left.iter().sum(),
+        group_square,
+        has_groups,
+        memo: &mut scratch.memo,
+        keys: &mut scratch.keys,
+        prune: 0,
+        per_dice,
+        dice_key,
+        dice_parts: &mut scratch.dice_parts,
+        part_best: &mut scratch.part_best,
+        others: others_occupancy(sys, cur, seat, &mut scratch.seat_masks),
+        root: *start,
+        plain_home: sys.rules.home_bonus == 0,
+        late_dedup: false,
+        listed_bits: 0,
+        general_listed: false,
+    };
+    let search = Search { goal };
+    let ends = search.children(&mut ctx, cur, taken.len(), taken.is_empty(), Some(out));
+    scratch.list = list;
+    ends & LEGAL != 0
+}
+
+/// The depth-first search with early exit, against a goal.
+struct Search<'g> {
+    goal: &'g [u64],
+}
+
+impl Search<'_> {
+    /// Whether the complete play ending in `s` is valid and legal.
+    #[inline]
+    fn complete(&self, ctx: &Ctx, s: &ParcheesiState) -> u8 {
+        if !pd_allows(ctx, s) {
+            return 0;
+        }
+        let sys = ctx.sys;
+        let limit_ok = u64::from(!expired_blockade_stands(sys, s, ctx.seat));
+        let (best, best_limit) = (self.goal[3], self.goal[4]);
+        let legal = if sys.rules.pass_allowed {
+            limit_ok == best
+        } else if ctx.per_dice {
+            dice_score(ctx, &s.left) == best
+                && limit_ok == best_limit
+                && (s.bonuses_played == 0
+                    || bonus_score(s.bonuses_played, s.bonus_pips)
+                        == part_best(self.goal, ctx.dice_key))
+        } else {
+            dice_score(ctx, &s.left) | bonus_score(s.bonuses_played, s.bonus_pips) | limit_ok
+                == best
+        };
+        VALID | if legal { LEGAL } else { 0 }
+    }
+
+    /// The search below `s` (`depth` steps taken): `VALID` when a valid complete play goes on
+    /// from it or ends there, with `LEGAL` when a legal one does (the search stops at the first).
+    /// With `out`, every next step that a legal play goes on with is listed there (no early
+    /// exit), and the flags say whether a play ends at `s`.
+    fn children(
+        &self,
+        ctx: &mut Ctx,
+        s: &ParcheesiState,
+        depth: usize,
+        root: bool,
+        mut out: Option<&mut Vec<Step>>,
+    ) -> u8 {
+        let sys = ctx.sys;
+        let seat = ctx.seat;
+        let passing = sys.rules.pass_allowed;
+        let n = s.n_left();
+        if n == 0 && s.pending_capture == 0 && s.pending_home == 0 {
+            return if passing || !root {
+                self.complete(ctx, s)
+            } else {
+                0
+            };
+        }
+        let listing = out.is_some();
+        let pieces = s.pieces[seat];
+        let occ = occupancy(ctx, s);
+        let same = |i: usize| {
+            i > 0
+                && pieces[i] == pieces[i - 1]
+                && s.groups[i] == s.groups[i - 1]
+                && s.ages[seat][i] == s.ages[seat][i - 1]
+        };
+        let mut any = false;
+        let mut found = false;
+        let mut die_steps = false;
+        let dice_over = sys.rules.bonus_order == BonusOrder::DiceFirst && s.bonuses_played > 0;
+        if !dice_over {
+            for_each_die_step(
+                ctx,
+                &pieces,
+                &s.left,
+                &occ,
+                same,
+                |ctx, _vi, st, _route| {
+                    die_steps = true;
+                    if found && !listing {
+                        return;
+                    }
+                    let r = self.child(ctx, s, st, depth);
+                    any |= r & VALID != 0;
+                    if r & LEGAL != 0 {
+                        found = true;
+                        if let Some(out) = out.as_deref_mut() {
+                            out.push(st);
+                        }
+                    }
+                },
+            );
+            if found && !listing {
+                return VALID | LEGAL;
+            }
+        }
+        let bonus_time = sys.rules.bonus_order == BonusOrder::Any || passing || !any || !die_steps;
+        if bonus_time && (s.pending_capture > 0 || s.pending_home > 0) {
+            let mut values = [0u8; 2];
+            if s.pending_capture > 0 {
+                values[0] = sys.rules.capture_bonus;
+            }
+            if s.pending_home > 0 && sys.rules.home_bonus != values[0] {
+                values[1] = sys.rules.home_bonus;
+            }
+            let outer_key = ctx.dice_key;
+            for &v in &values {
+                if v == 0 {
+                    continue;
+                }
+                for (pi, &p) in pieces.iter().enumerate() {
+                    if p == NEST || p == HOME || same(pi) {
+                        continue;
+                    }
+                    let routes = 1 + sys.goes_round(p, v) as u8;
+                    for r in 0..routes {
+                        let Some((d, c)) = sys.try_move(seat, p, v, r == 0, &occ) else {
+                            continue;
+                        };
+                        if ctx.per_dice && s.bonuses_played == 0 {
+                            ctx.dice_key = dice_part_key(s);
+                        }
+                        let st = step(seat, pi, p, d, v, c, StepKind::Bonus);
+                        let r = self.child(ctx, s, st, depth);
+                        ctx.dice_key = outer_key;
+                        any |= r & VALID != 0;
+                        if r & LEGAL != 0 {
+                            match out.as_deref_mut() {
+                                Some(out) => out.push(st),
+                                None => return VALID | LEGAL,
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        if passing || (!any && !root) {
+            let r = self.complete(ctx, s);
+            return if listing {
+                r
+            } else {
+                r | u8::from(any)
+            };
+        }
+        if listing { 0 } else { u8::from(any) }
+    }
+
+    /// The search after the step `st` from `s` (`depth` steps before it).
+    #[inline]
+    fn child(&self, ctx: &mut Ctx, s: &ParcheesiState, st: Step, depth: usize) -> u8 {
+        if depth >= MAX_STEPS {
+            return 0;
+        }
+        let mut t = *s;
+        ctx.sys.apply(&mut t, &st);
+        let others_before = ctx.others;
+        if st.captured > 0 {
+            // Every opposing piece on the landing square went back to its nest.
+            let gone = !ctx.sys.slot_bit(ctx.seat, st.to);
+            ctx.others = (ctx.others.0 & gone, ctx.others.1 & gone);
+        }
+        let r = self.children(ctx, &t, depth + 1, false, None);
+        ctx.others = others_before;
+        r
+    }
+}
