@@ -6,14 +6,26 @@
 //! entering from the bar, blocked dice (only one die, or only the larger, can be played) and
 //! doubles that cannot all be played. The override lists the steps in ascending order of their
 //! step ids (the environments rely on it instead of sorting).
+//!
+//! Parcheesi (both presets, every option set of `common/parcheesi_options.rs` and two with a
+//! bonus of a die's value) the same way, on chance nodes of random games and crowded synthetic
+//! ones at each of their rolls: there, where two next steps share a step id (two pieces on one
+//! square, a bonus of a die's value), the listing keeps the one the grouped plays list first,
+//! which is the one the environments apply, so the two must give exactly the same steps.
+
+#[path = "common/parcheesi_options.rs"]
+mod parcheesi_options;
+#[path = "common/walk.rs"]
+#[allow(dead_code)]
+mod walk;
 
 use pachisi::backgammon::{BAR, BackgammonRules, BgState, CHECKERS, OFF, Phase};
 use pachisi::play::PlayList;
 use pachisi::rl::{Encode, Encoder, next_steps_of_plays};
-use pachisi::{Node, Orders, RuleSystem, Step, SystemRules};
+use pachisi::{Node, Orders, RuleSystem, Step, StepKind, SystemRules};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// What the compared rolls covered (so a change that stops reaching a case fails).
 #[derive(Default, Debug)]
@@ -322,4 +334,221 @@ fn cube_decisions_and_the_default_agree() {
         }
     }
     assert!(cube > 50, "{cube}");
+}
+
+/// What the compared Parcheesi rolls covered.
+#[derive(Default, Debug)]
+struct ParSeen {
+    rolls: usize,
+    prefixes: usize,
+    no_play: usize,
+    /// Rolls of four values (doubles with their bottom faces).
+    four_values: usize,
+    /// Rolls whose start has P-D groups (blockades standing at the roll).
+    groups: usize,
+    /// Prefixes with a bonus step among the next steps.
+    bonus_next: usize,
+    /// Prefixes with a capturing step among the next steps.
+    capture_next: usize,
+    /// Prefixes where a play ends and another goes on.
+    ends_inside: usize,
+    /// Prefixes where a next step was dropped for sharing its id with one listed before it.
+    shared_ids: usize,
+    /// Rolls whose only legal play is the pass.
+    pass_only: usize,
+}
+
+/// Compares the direct listing with the grouped `Orders::All` plays at the prefixes of the plays
+/// of `s` (a position at its roll): all of them when there are at most `most`, else a spread.
+fn check_parcheesi(
+    sys: &pachisi::parcheesi::ParcheesiSystem,
+    enc: &Encoder<pachisi::parcheesi::ParcheesiSystem>,
+    s: &pachisi::parcheesi::ParcheesiState,
+    most: usize,
+    seen: &mut ParSeen,
+) -> Result<(), String> {
+    let mut list = PlayList::new();
+    sys.generate_list(s, Orders::All, &mut list);
+    seen.rolls += 1;
+    seen.no_play += list.is_empty() as usize;
+    seen.four_values += (s.values_left().len() == 4) as usize;
+    seen.groups += sys.format_position(s).contains("group:") as usize;
+    seen.pass_only += (list.len() == 1 && list.get(0).is_empty()) as usize;
+    let mut tree: BTreeMap<Vec<Step>, (Vec<Step>, bool)> = BTreeMap::new();
+    tree.insert(Vec::new(), (Vec::new(), false));
+    for play in list.iter() {
+        for k in 0..=play.len() {
+            let node = tree.entry(play[..k].to_vec()).or_default();
+            match play.get(k) {
+                None => node.1 = true,
+                Some(st) if !node.0.contains(st) => node.0.push(*st),
+                Some(_) => {}
+            }
+        }
+    }
+    let every = tree.len().div_ceil(most.max(1));
+    let acting = sys.rl_acting_owner(s);
+    let (mut fast, mut fast2, mut memo) = (Vec::new(), Vec::new(), Vec::new());
+    for (i, (prefix, (kids, ends))) in tree.iter().enumerate() {
+        if i % every != 0 && prefix.len() > 1 {
+            continue;
+        }
+        let mut cur = *s;
+        for st in prefix {
+            sys.apply_step(&mut cur, st);
+        }
+        let id = |st: &Step| {
+            enc.step_action(&cur, acting, st)
+                .ok_or_else(|| format!("step outside the encoding: {st:?}"))
+        };
+        // The grouped plays' next steps, the first of each id, in id order.
+        let mut want: Vec<(usize, Step)> = Vec::new();
+        for st in kids {
+            let a = id(st)?;
+            if want.iter().any(|w| w.0 == a) {
+                seen.shared_ids += 1;
+            } else {
+                want.push((a, *st));
+            }
+        }
+        want.sort_by_key(|w| w.0);
+        let want: Vec<Step> = want.into_iter().map(|w| w.1).collect();
+        let got_ends = sys.rl_next_steps(s, &cur, prefix, &mut fast);
+        // The same through a memo kept across the prefixes of the roll.
+        let got_ends2 = sys.rl_next_steps_memo(s, &cur, prefix, &mut memo, &mut fast2);
+        let here = || {
+            format!(
+                "{} roll {:?} after {prefix:?}",
+                sys.format_position(s),
+                s.values_left()
+            )
+        };
+        if (got_ends, &fast) != (*ends, &want) {
+            return Err(format!(
+                "{}: listed {fast:?} (ends {got_ends}), want {want:?} (ends {ends})",
+                here()
+            ));
+        }
+        if (got_ends2, &fast2) != (got_ends, &fast) {
+            return Err(format!("{}: with a memo {fast2:?}", here()));
+        }
+        seen.prefixes += 1;
+        seen.bonus_next += kids.iter().any(|st| st.kind == StepKind::Bonus) as usize;
+        seen.capture_next += kids.iter().any(|st| st.captured > 0) as usize;
+        seen.ends_inside += (*ends && !kids.is_empty() && !prefix.is_empty()) as usize;
+    }
+    Ok(())
+}
+
+/// Crowded synthetic chance nodes (pieces near one another, around the branch square, in the
+/// home path and on the going-round squares, blockade ages where there is a turn limit).
+fn crowded_nodes(
+    sys: &pachisi::parcheesi::ParcheesiSystem,
+    n: usize,
+    seed: u64,
+) -> Vec<pachisi::parcheesi::ParcheesiState> {
+    let seats = sys.seats();
+    let limit = sys.rules().blockade_turn_limit;
+    walk::drawn_chance_nodes(sys, n, 200, seed, |rng| {
+        let centre: u8 = rng.random_range(1..=76);
+        let mut text = String::new();
+        for seat in 0..seats {
+            let ps: Vec<String> = (0..4)
+                .map(|_| {
+                    match rng.random_range(0..10) {
+                        0 => 0,
+                        1 => 72,
+                        2 => rng.random_range(58..=76),
+                        3 => rng.random_range(65..=71),
+                        _ => (centre as i16 + rng.random_range(-6i16..=6)).clamp(1, 76) as u8,
+                    }
+                    .to_string()
+                })
+                .collect();
+            text.push_str(&format!("{seat}:{} ", ps.join(",")));
+        }
+        let turn = rng.random_range(0..seats);
+        text.push_str(&format!("turn:{turn} doubles:0"));
+        if limit > 0
+            && rng.random_bool(0.5)
+            && let Ok(s) = sys.parse_position(&text)
+        {
+            let p = s.pieces(turn);
+            let age: u8 = rng.random_range(1..=limit + 1);
+            let ages: Vec<String> = (0..4)
+                .map(|i| {
+                    let shared =
+                        p[i] != 0 && p[i] != 72 && p.iter().filter(|&&q| q == p[i]).count() >= 2;
+                    if shared { age } else { 0 }.to_string()
+                })
+                .collect();
+            text.push_str(&format!(" age{turn}:{}", ages.join(",")));
+        }
+        text
+    })
+}
+
+/// Parcheesi's direct listing against the grouped plays under every option set of the system
+/// (the presets `parcheesi` and `pachisi-online`, two and three seats, every switch), and with
+/// bonuses of a die's value (a bonus step and a die step then share ids).
+#[test]
+fn parcheesi_next_steps_match_the_grouped_plays() {
+    use pachisi::parcheesi::ParcheesiRules;
+    // The unoptimised build of `make test` checks fewer positions.
+    let scale = if cfg!(debug_assertions) { 1 } else { 6 };
+    let mut sets = parcheesi_options::option_sets();
+    for (name, base) in [
+        ("parcheesi", ParcheesiRules::parcheesi()),
+        ("pachisi-online", ParcheesiRules::online()),
+    ] {
+        let mut r = base.clone();
+        (r.capture_bonus, r.home_bonus) = (6, 4);
+        r.validate().unwrap();
+        sets.push((format!("{name} bonuses 6 and 4"), r));
+    }
+    let mut seen = ParSeen::default();
+    let mut failures = Vec::new();
+    for (name, rules) in &sets {
+        let sys = rules.build().unwrap();
+        let enc = Encoder::new(&sys);
+        let mut nodes = Vec::new();
+        walk::for_each_decision(&sys, 2 * scale as u64, 400, 5, |s| {
+            if nodes.len() < 6 * scale {
+                let text = sys.format_position(s);
+                let chance: Vec<&str> = text
+                    .split_whitespace()
+                    .filter(|t| {
+                        !["roll:", "left:", "bonus:", "played:", "group:"]
+                            .iter()
+                            .any(|f| t.starts_with(f))
+                    })
+                    .collect();
+                if let Ok(c) = sys.parse_position(&chance.join(" "))
+                    && sys.node(&c) == Node::Chance
+                {
+                    nodes.push(c);
+                }
+            }
+        });
+        nodes.extend(crowded_nodes(&sys, 6 * scale, 17));
+        walk::compare_each_roll(&sys, name, nodes.iter(), &mut failures, |t, _| {
+            check_parcheesi(&sys, &enc, t, 150 * scale, &mut seen)
+        });
+    }
+    eprintln!("{} option sets; {seen:?}", sets.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let s = &seen;
+    assert!(
+        s.rolls > 5_000 * scale && s.prefixes > 20_000 * scale,
+        "{s:?}"
+    );
+    assert!(s.no_play > 100 && s.four_values > 200, "{s:?}");
+    assert!(
+        s.groups > 100 && s.bonus_next > 1_000 && s.capture_next > 1_000,
+        "{s:?}"
+    );
+    assert!(
+        s.ends_inside > 100 && s.shared_ids > 100 && s.pass_only > 10,
+        "{s:?}"
+    );
 }

@@ -233,27 +233,20 @@ impl Search<'_> {
         let mut die_steps = false;
         let dice_over = sys.rules.bonus_order == BonusOrder::DiceFirst && s.bonuses_played > 0;
         if !dice_over {
-            for_each_die_step(
-                ctx,
-                &pieces,
-                &s.left,
-                &occ,
-                same,
-                |ctx, _vi, st, _route| {
-                    die_steps = true;
-                    if found && !listing {
-                        return;
+            for_each_die_step(ctx, &pieces, &s.left, &occ, same, |ctx, _vi, st, _route| {
+                die_steps = true;
+                if found && !listing {
+                    return;
+                }
+                let r = self.child(ctx, s, st, depth);
+                any |= r & VALID != 0;
+                if r & LEGAL != 0 {
+                    found = true;
+                    if let Some(out) = out.as_deref_mut() {
+                        out.push(st);
                     }
-                    let r = self.child(ctx, s, st, depth);
-                    any |= r & VALID != 0;
-                    if r & LEGAL != 0 {
-                        found = true;
-                        if let Some(out) = out.as_deref_mut() {
-                            out.push(st);
-                        }
-                    }
-                },
-            );
+                }
+            });
             if found && !listing {
                 return VALID | LEGAL;
             }
@@ -300,11 +293,7 @@ impl Search<'_> {
         }
         if passing || (!any && !root) {
             let r = self.complete(ctx, s);
-            return if listing {
-                r
-            } else {
-                r | u8::from(any)
-            };
+            return if listing { r } else { r | u8::from(any) };
         }
         if listing { 0 } else { u8::from(any) }
     }
