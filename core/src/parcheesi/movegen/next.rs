@@ -17,12 +17,16 @@ use super::*;
 
 /// The first word of a goal: the goal is computed (see [`write_goal`]).
 const GOAL_COMPUTED: u64 = 0x9e37_79b9_0000_0001;
+/// Index of the word of a goal that says whether its per-dice-part bests are found as the search
+/// meets the dice parts (1) or were all written by [`write_goal`] (0).
+const LAZY: usize = 5;
 /// Index of the first (key, bonus) pair of the per-dice-part bests in a goal.
-const PARTS: usize = 5;
+const PARTS: usize = 6;
 
 /// Writes what a legal play of the search in `ctx` achieves into `goal` (after the search, before
 /// the filtering): `[GOAL_COMPUTED, start key, plays listed, best score, best blockade-limit
-/// flag, then (dice part key, best bonus score) pairs]`. The start key is filled by the caller.
+/// flag, 0 (not lazy), then (dice part key, best bonus score) pairs]`. The start key is filled
+/// by the caller.
 pub(super) fn write_goal(ctx: &Ctx, goal: &mut Vec<u64>) {
     goal.clear();
     goal.extend([
@@ -31,6 +35,7 @@ pub(super) fn write_goal(ctx: &Ctx, goal: &mut Vec<u64>) {
         u64::from(!ctx.out.is_empty()),
         ctx.best,
         1,
+        0,
     ]);
     if !ctx.per_dice {
         return;
@@ -70,11 +75,27 @@ const VALID: u8 = 1;
 /// ... and meets the goal (it is legal).
 const LEGAL: u8 = 2;
 
+/// Whether a goal may be guessed (see [`next_steps`]): bonuses maximised per dice play, after
+/// the dice, no blockade turn limit, no passing. The best score of a play is then its dice part's
+/// (values, pips), and each dice part's best bonuses depend on that part alone.
+fn guessable(sys: &ParcheesiSystem) -> bool {
+    let r = &sys.rules;
+    r.bonus_obligation == BonusObligation::PerDicePlay
+        && r.bonus_order == BonusOrder::DiceFirst
+        && r.blockade_turn_limit == 0
+        && !r.pass_allowed
+}
+
 /// The legal next steps of a play from `start` (at a decision) after the steps `taken`, which
 /// lead to `cur`, into `out` (cleared first), in the order the search in every order lists them,
 /// one per `(from, value, route)`; returns whether a legal play ends with `taken`. `goal` keeps
 /// what a legal play of the roll achieves between calls (computed when it is empty or was
 /// computed for another start).
+///
+/// Where the goal may be guessed ([`guessable`]), it is first guessed to be every value of the
+/// roll played, with each dice part's best bonuses found as the search meets the part (a search
+/// of its bonus steps alone); the guess holds exactly when the root then has a legal next step.
+/// Otherwise (and for the other option sets) the goal comes from the distinct search.
 pub(in crate::parcheesi) fn next_steps(
     sys: &ParcheesiSystem,
     start: &ParcheesiState,
@@ -89,17 +110,41 @@ pub(in crate::parcheesi) fn next_steps(
     }
     let start_key = hash_state(start);
     if goal.len() < PARTS || goal[0] != GOAL_COMPUTED || goal[1] != start_key {
-        with_scratch(|scratch| {
-            let mut list = std::mem::take(&mut scratch.list);
-            generate_with(scratch, sys, start, Orders::Distinct, &mut list, Some(goal));
-            scratch.list = list;
-        });
-        goal[1] = start_key;
+        if guessable(sys) {
+            let all = dice_score_of(start, &[0; 4]);
+            goal.clear();
+            goal.extend([GOAL_COMPUTED, start_key, 1, all, 1, 1]);
+            let ends =
+                with_scratch(|scratch| search_next(scratch, sys, start, start, &[], goal, out));
+            if !out.is_empty() {
+                if taken.is_empty() {
+                    return ends;
+                }
+                out.clear();
+            } else {
+                goal.clear();
+            }
+        }
+        if goal.is_empty() || goal[0] != GOAL_COMPUTED || goal[1] != start_key {
+            with_scratch(|scratch| {
+                let mut list = std::mem::take(&mut scratch.list);
+                generate_with(scratch, sys, start, Orders::Distinct, &mut list, Some(goal));
+                scratch.list = list;
+            });
+            goal[1] = start_key;
+        }
     }
     if goal[2] == 0 {
         return false;
     }
     with_scratch(|scratch| search_next(scratch, sys, start, cur, taken, goal, out))
+}
+
+/// [`dice_score`] of a play from `start` that leaves the values `left`.
+fn dice_score_of(start: &ParcheesiState, left: &[u8; 4]) -> u64 {
+    let values = (start.n_left() - count_left(left)) as u64;
+    let pips = (start.left.iter().sum::<u8>() - left.iter().sum::<u8>()) as u64;
+    values << 40 | pips << 32
 }
 
 fn search_next(
@@ -108,7 +153,7 @@ fn search_next(
     start: &ParcheesiState,
     cur: &ParcheesiState,
     taken: &[Step],
-    goal: &[u64],
+    goal: &mut Vec<u64>,
     out: &mut Vec<Step>,
 ) -> bool {
     let seat = start.turn as usize & 3;
@@ -124,23 +169,24 @@ fn search_next(
     let per_dice =
         sys.rules.bonus_obligation == BonusObligation::PerDicePlay && !sys.rules.pass_allowed;
     // The dice part of the play so far: the position its first bonus step was taken from.
-    let mut dice_key = 0;
-    let mut t = *start;
-    for st in taken {
-        if st.kind == StepKind::Bonus && t.bonuses_played == 0 {
-            dice_key = dice_part_key(&t);
+    let mut part = None;
+    if taken.iter().any(|st| st.kind == StepKind::Bonus) {
+        let mut t = *start;
+        for (k, st) in taken.iter().enumerate() {
+            if st.kind == StepKind::Bonus && t.bonuses_played == 0 {
+                part = Some((t, k));
+                break;
+            }
+            sys.apply(&mut t, st);
         }
-        sys.apply(&mut t, st);
     }
-    let mut list = std::mem::take(&mut scratch.list);
-    list.clear();
     let mut ctx = Ctx {
         sys,
         seat,
         distinct: true,
         memoise: false,
         dedup: false,
-        out: &mut list,
+        out: &mut scratch.list,
         best: 0,
         start_values: start.n_left() as u8,
         start_pips: start.left.iter().sum(),
@@ -150,28 +196,130 @@ fn search_next(
         keys: &mut scratch.keys,
         prune: 0,
         per_dice,
-        dice_key,
+        dice_key: part.as_ref().map_or(0, |(d, _)| dice_part_key(d)),
         dice_parts: &mut scratch.dice_parts,
         part_best: &mut scratch.part_best,
-        others: others_occupancy(sys, cur, seat, &mut scratch.seat_masks),
+        others: (0, 0),
         root: *start,
         plain_home: sys.rules.home_bonus == 0,
         late_dedup: false,
         listed_bits: 0,
         general_listed: false,
     };
-    let search = Search { goal };
+    let mut search = Search { goal };
+    if let Some((d, k)) = part
+        && search.lazy()
+    {
+        ctx.others = others_occupancy(sys, &d, seat, &mut scratch.seat_masks);
+        search.ensure_part(&mut ctx, &d, k);
+    }
+    ctx.others = others_occupancy(sys, cur, seat, &mut scratch.seat_masks);
     let ends = search.children(&mut ctx, cur, taken.len(), taken.is_empty(), Some(out));
-    scratch.list = list;
     ends & LEGAL != 0
 }
 
 /// The depth-first search with early exit, against a goal.
 struct Search<'g> {
-    goal: &'g [u64],
+    goal: &'g mut Vec<u64>,
 }
 
 impl Search<'_> {
+    /// Whether the per-dice-part bests are found as the search meets the parts.
+    #[inline]
+    fn lazy(&self) -> bool {
+        self.goal[LAZY] != 0
+    }
+
+    /// With a lazy goal: finds and keeps the best bonus score of the dice part `d` (the position
+    /// a first bonus step is taken from, `depth` steps into the play) unless known.
+    fn ensure_part(&mut self, ctx: &mut Ctx, d: &ParcheesiState, depth: usize) {
+        let key = dice_part_key(d);
+        if self.goal[PARTS..].chunks_exact(2).any(|e| e[0] == key) {
+            return;
+        }
+        let best = self.bonus_steps(ctx, d, depth, |this, ctx, t, depth| {
+            this.best_bonus(ctx, t, depth)
+        });
+        self.goal.extend([key, best.unwrap_or(0)]);
+    }
+
+    /// The best of `f` over the children of `s` by its bonus steps (`None`: no child, or none
+    /// gave a value).
+    #[inline]
+    fn bonus_steps(
+        &mut self,
+        ctx: &mut Ctx,
+        s: &ParcheesiState,
+        depth: usize,
+        mut f: impl FnMut(&mut Self, &mut Ctx, &ParcheesiState, usize) -> Option<u64>,
+    ) -> Option<u64> {
+        let sys = ctx.sys;
+        let seat = ctx.seat;
+        let pieces = s.pieces[seat];
+        let occ = occupancy(ctx, s);
+        let mut values = [0u8; 2];
+        if s.pending_capture > 0 {
+            values[0] = sys.rules.capture_bonus;
+        }
+        if s.pending_home > 0 && sys.rules.home_bonus != values[0] {
+            values[1] = sys.rules.home_bonus;
+        }
+        let mut best = None;
+        for &v in &values {
+            if v == 0 {
+                continue;
+            }
+            for (pi, &p) in pieces.iter().enumerate() {
+                if p == NEST || p == HOME || same_piece(s, seat, pi) {
+                    continue;
+                }
+                let routes = 1 + sys.goes_round(p, v) as u8;
+                for r in 0..routes {
+                    let Some((d, c)) = sys.try_move(seat, p, v, r == 0, &occ) else {
+                        continue;
+                    };
+                    if depth >= MAX_STEPS {
+                        continue;
+                    }
+                    let st = step(seat, pi, p, d, v, c, StepKind::Bonus);
+                    let mut t = *s;
+                    sys.apply(&mut t, &st);
+                    let others_before = ctx.others;
+                    if c > 0 {
+                        let gone = !sys.slot_bit(seat, d);
+                        ctx.others = (ctx.others.0 & gone, ctx.others.1 & gone);
+                    }
+                    let r = f(self, ctx, &t, depth + 1);
+                    ctx.others = others_before;
+                    best = best.max(r);
+                }
+            }
+        }
+        best
+    }
+
+    /// The best bonus score of a valid complete play from `s`, after the first bonus step of
+    /// the play (the dice are over), or `None` when no valid play completes from it.
+    fn best_bonus(&mut self, ctx: &mut Ctx, s: &ParcheesiState, depth: usize) -> Option<u64> {
+        let here =
+            |ctx: &Ctx| pd_allows(ctx, s).then(|| bonus_score(s.bonuses_played, s.bonus_pips));
+        if s.pending_capture == 0 && s.pending_home == 0 {
+            return here(ctx);
+        }
+        let below = self.bonus_steps(ctx, s, depth, |this, ctx, t, depth| {
+            this.best_bonus(ctx, t, depth)
+        });
+        // A child that completes no valid play does not count: the node is complete when none
+        // does.
+        below.or_else(|| here(ctx))
+    }
+
+    /// The best bonus score of the dice part `key`.
+    #[inline]
+    fn part_best(&self, key: u64) -> u64 {
+        part_best(self.goal, key)
+    }
+
     /// Whether the complete play ending in `s` is valid and legal.
     #[inline]
     fn complete(&self, ctx: &Ctx, s: &ParcheesiState) -> u8 {
@@ -187,21 +335,19 @@ impl Search<'_> {
             dice_score(ctx, &s.left) == best
                 && limit_ok == best_limit
                 && (s.bonuses_played == 0
-                    || bonus_score(s.bonuses_played, s.bonus_pips)
-                        == part_best(self.goal, ctx.dice_key))
+                    || bonus_score(s.bonuses_played, s.bonus_pips) == self.part_best(ctx.dice_key))
         } else {
             dice_score(ctx, &s.left) | bonus_score(s.bonuses_played, s.bonus_pips) | limit_ok
                 == best
         };
         VALID | if legal { LEGAL } else { 0 }
     }
-
     /// The search below `s` (`depth` steps taken): `VALID` when a valid complete play goes on
     /// from it or ends there, with `LEGAL` when a legal one does (the search stops at the first).
     /// With `out`, every next step that a legal play goes on with is listed there (no early
     /// exit), and the flags say whether a play ends at `s`.
     fn children(
-        &self,
+        &mut self,
         ctx: &mut Ctx,
         s: &ParcheesiState,
         depth: usize,
@@ -222,12 +368,7 @@ impl Search<'_> {
         let listing = out.is_some();
         let pieces = s.pieces[seat];
         let occ = occupancy(ctx, s);
-        let same = |i: usize| {
-            i > 0
-                && pieces[i] == pieces[i - 1]
-                && s.groups[i] == s.groups[i - 1]
-                && s.ages[seat][i] == s.ages[seat][i - 1]
-        };
+        let same = |i: usize| same_piece(s, seat, i);
         let mut any = false;
         let mut found = false;
         let mut die_steps = false;
@@ -275,6 +416,9 @@ impl Search<'_> {
                             continue;
                         };
                         if ctx.per_dice && s.bonuses_played == 0 {
+                            if self.lazy() {
+                                self.ensure_part(ctx, s, depth);
+                            }
                             ctx.dice_key = dice_part_key(s);
                         }
                         let st = step(seat, pi, p, d, v, c, StepKind::Bonus);
@@ -300,7 +444,7 @@ impl Search<'_> {
 
     /// The search after the step `st` from `s` (`depth` steps before it).
     #[inline]
-    fn child(&self, ctx: &mut Ctx, s: &ParcheesiState, st: Step, depth: usize) -> u8 {
+    fn child(&mut self, ctx: &mut Ctx, s: &ParcheesiState, st: Step, depth: usize) -> u8 {
         if depth >= MAX_STEPS {
             return 0;
         }
@@ -316,4 +460,14 @@ impl Search<'_> {
         ctx.others = others_before;
         r
     }
+}
+
+/// Whether piece `i` of the mover stands with the one before it and is interchangeable with it
+/// (the same P-D group and blockade age): its steps give the same positions.
+#[inline(always)]
+fn same_piece(s: &ParcheesiState, seat: usize, i: usize) -> bool {
+    i > 0
+        && s.pieces[seat][i] == s.pieces[seat][i - 1]
+        && s.groups[i] == s.groups[i - 1]
+        && s.ages[seat][i] == s.ages[seat][i - 1]
 }
