@@ -104,11 +104,45 @@ impl Encode for ParcheesiSystem {
         // the id grows with `from`, then the amount class); the sort is stable, so of two steps
         // sharing an id the one listed first stays.
         let ends = self.next_steps(start, cur, taken, memo, out);
-        out.sort_by_key(|st| (st.from, self.rl_class(st)));
-        out.dedup_by_key(|st| (st.from, self.rl_class(st)));
+        let key = |st: &Step| st.from as u16 * 16 + self.rl_class(st) as u16;
+        let n = out.len();
+        if n > KEYED {
+            out.sort_by_key(key);
+            out.dedup_by_key(|st| key(st));
+            return ends;
+        }
+        // An insertion sort on keys computed once (a few steps, most already in order).
+        let mut keys = [0u16; KEYED];
+        for (k, st) in keys.iter_mut().zip(out.iter()) {
+            *k = key(st);
+        }
+        for i in 1..n {
+            let (k, st) = (keys[i], out[i]);
+            let mut j = i;
+            while j > 0 && keys[j - 1] > k {
+                keys[j] = keys[j - 1];
+                out[j] = out[j - 1];
+                j -= 1;
+            }
+            keys[j] = k;
+            out[j] = st;
+        }
+        let mut kept = n.min(1);
+        for i in 1..n {
+            if keys[i] != keys[kept - 1] {
+                keys[kept] = keys[i];
+                out[kept] = out[i];
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
         ends
     }
 }
+
+/// Up to this many next steps, Parcheesi's are put in id order by an insertion sort on keys
+/// kept on the stack.
+const KEYED: usize = 64;
 
 impl ParcheesiSystem {
     /// The index of a step's amount class in [`Encode::rl_classes`]' list.

@@ -54,6 +54,7 @@ pub(super) fn dfs(ctx: &mut Ctx, s: &ParcheesiState, play: &mut Play, root: bool
                 any |= pruned_step(ctx, vi, st, route, prune, prune_root, |ctx, st| {
                     child(ctx, s, play, st)
                 });
+                true
             },
         );
     }

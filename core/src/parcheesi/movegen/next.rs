@@ -376,9 +376,6 @@ impl Search<'_> {
         if !dice_over {
             for_each_die_step(ctx, &pieces, &s.left, &occ, same, |ctx, _vi, st, _route| {
                 die_steps = true;
-                if found && !listing {
-                    return;
-                }
                 let r = self.child(ctx, s, st, depth);
                 any |= r & VALID != 0;
                 if r & LEGAL != 0 {
@@ -387,6 +384,8 @@ impl Search<'_> {
                         out.push(st);
                     }
                 }
+                // Without a list to fill, the first legal play found answers.
+                listing || !found
             });
             if found && !listing {
                 return VALID | LEGAL;

@@ -75,6 +75,7 @@ pub(super) fn plain_dfs(ctx: &mut Ctx, node: Plain, play: &mut Play, root: bool)
             any |= pruned_step(ctx, vi, st, route, prune, prune_root, |ctx, st| {
                 plain_child(ctx, node, play, st)
             });
+            true
         },
     );
     // No bonus is pending at a plain node.
