@@ -650,15 +650,14 @@ fn for_each_die_step<'a>(
             if p == NEST {
                 if v == 5
                     && let Some(c) = sys.landing(seat, ENTRY, true, occ)
-                {
-                    if !visit(
+                    && !visit(
                         ctx,
                         vi,
                         step(seat, pi, p, ENTRY, 5, c, StepKind::Enter),
                         true,
-                    ) {
-                        return;
-                    }
+                    )
+                {
+                    return;
                 }
                 continue;
             }
@@ -675,10 +674,9 @@ fn for_each_die_step<'a>(
             }
             if sys.goes_round(p, v)
                 && let Some((d, c)) = sys.try_move(seat, p, v, false, occ)
+                && !visit(ctx, vi, step(seat, pi, p, d, v, c, StepKind::Move), false)
             {
-                if !visit(ctx, vi, step(seat, pi, p, d, v, c, StepKind::Move), false) {
-                    return;
-                }
+                return;
             }
         }
     }
@@ -689,15 +687,16 @@ fn for_each_die_step<'a>(
         let pair = m & 1 << 5 == 0 && (m & 0b1_0010 == 0b1_0010 || m & 0b1100 == 0b1100);
         if pair && let Some(c) = sys.landing(seat, ENTRY, true, occ) {
             for (pi, &p) in pieces.iter().enumerate() {
-                if p == NEST && !same(pi) {
-                    if !visit(
+                if p == NEST
+                    && !same(pi)
+                    && !visit(
                         ctx,
                         SUM_ENTRY,
                         step(seat, pi, p, ENTRY, 5, c, StepKind::Enter),
                         true,
-                    ) {
-                        return;
-                    }
+                    )
+                {
+                    return;
                 }
             }
         }
