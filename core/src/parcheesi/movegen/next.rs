@@ -20,13 +20,16 @@ const GOAL_COMPUTED: u64 = 0x9e37_79b9_0000_0001;
 /// Index of the word of a goal that says whether its per-dice-part bests are found as the search
 /// meets the dice parts (1) or were all written by [`write_goal`] (0).
 const LAZY: usize = 5;
+/// Index of the four words of a goal that hold the other seats' occupancy at the start of the
+/// play (see `others_occupancy`; it changes only by a capture).
+const OTHERS: usize = 6;
 /// Index of the first (key, bonus) pair of the per-dice-part bests in a goal.
-const PARTS: usize = 6;
+const PARTS: usize = 10;
 
 /// Writes what a legal play of the search in `ctx` achieves into `goal` (after the search, before
 /// the filtering): `[GOAL_COMPUTED, start key, plays listed, best score, best blockade-limit
-/// flag, 0 (not lazy), then (dice part key, best bonus score) pairs]`. The start key is filled
-/// by the caller.
+/// flag, 0 (not lazy), the others' occupancy (4 words), then (dice part key, best bonus score)
+/// pairs]`. The start key and the occupancy are filled by the caller.
 pub(super) fn write_goal(ctx: &Ctx, goal: &mut Vec<u64>) {
     goal.clear();
     goal.extend([
@@ -35,6 +38,10 @@ pub(super) fn write_goal(ctx: &Ctx, goal: &mut Vec<u64>) {
         u64::from(!ctx.out.is_empty()),
         ctx.best,
         1,
+        0,
+        0,
+        0,
+        0,
         0,
     ]);
     if !ctx.per_dice {
@@ -113,9 +120,11 @@ pub(in crate::parcheesi) fn next_steps(
         if guessable(sys) {
             let all = dice_score_of(start, &[0; 4]);
             goal.clear();
-            goal.extend([GOAL_COMPUTED, start_key, 1, all, 1, 1]);
-            let ends =
-                with_scratch(|scratch| search_next(scratch, sys, start, start, &[], goal, out));
+            goal.extend([GOAL_COMPUTED, start_key, 1, all, 1, 1, 0, 0, 0, 0]);
+            let ends = with_scratch(|scratch| {
+                keep_others(scratch, sys, start, goal);
+                search_next(scratch, sys, start, start, &[], goal, out)
+            });
             if !out.is_empty() {
                 if taken.is_empty() {
                     return ends;
@@ -130,6 +139,7 @@ pub(in crate::parcheesi) fn next_steps(
                 let mut list = std::mem::take(&mut scratch.list);
                 generate_with(scratch, sys, start, Orders::Distinct, &mut list, Some(goal));
                 scratch.list = list;
+                keep_others(scratch, sys, start, goal);
             });
             goal[1] = start_key;
         }
@@ -138,6 +148,18 @@ pub(in crate::parcheesi) fn next_steps(
         return false;
     }
     with_scratch(|scratch| search_next(scratch, sys, start, cur, taken, goal, out))
+}
+
+/// Writes the other seats' occupancy at `start` into a goal.
+fn keep_others(
+    scratch: &mut Scratch,
+    sys: &ParcheesiSystem,
+    start: &ParcheesiState,
+    goal: &mut [u64],
+) {
+    let seat = start.turn as usize & 3;
+    let (a, b) = others_occupancy(sys, start, seat, &mut scratch.seat_masks);
+    goal[OTHERS..PARTS].copy_from_slice(&[a as u64, (a >> 64) as u64, b as u64, (b >> 64) as u64]);
 }
 
 /// [`dice_score`] of a play from `start` that leaves the values `left`.
@@ -213,7 +235,13 @@ fn search_next(
         ctx.others = others_occupancy(sys, &d, seat, &mut scratch.seat_masks);
         search.ensure_part(&mut ctx, &d, k);
     }
-    ctx.others = others_occupancy(sys, cur, seat, &mut scratch.seat_masks);
+    ctx.others = if taken.iter().any(|st| st.captured > 0) {
+        others_occupancy(sys, cur, seat, &mut scratch.seat_masks)
+    } else {
+        // No capture yet: as at the start of the play.
+        let w = |i: usize| search.goal[OTHERS + i] as u128;
+        (w(0) | w(1) << 64, w(2) | w(3) << 64)
+    };
     let ends = search.children(&mut ctx, cur, taken.len(), taken.is_empty(), Some(out));
     ends & LEGAL != 0
 }
