@@ -354,19 +354,23 @@ impl Search<'_> {
         if !pd_allows(ctx, s) {
             return 0;
         }
-        let sys = ctx.sys;
-        let limit_ok = u64::from(!expired_blockade_stands(sys, s, ctx.seat));
+        let limit_ok = u64::from(!expired_blockade_stands(ctx.sys, s, ctx.seat));
+        self.verdict(ctx, &s.left, s.bonuses_played, s.bonus_pips, limit_ok)
+    }
+
+    /// [`Search::complete`] once P-D holds: the values `left`, the bonuses played and their
+    /// pips, and 1 unless an expired blockade stands.
+    #[inline(always)]
+    fn verdict(&self, ctx: &Ctx, left: &[u8; 4], bonuses: u8, pips: u16, limit_ok: u64) -> u8 {
         let (best, best_limit) = (self.goal[3], self.goal[4]);
-        let legal = if sys.rules.pass_allowed {
+        let legal = if ctx.sys.rules.pass_allowed {
             limit_ok == best
         } else if ctx.per_dice {
-            dice_score(ctx, &s.left) == best
+            dice_score(ctx, left) == best
                 && limit_ok == best_limit
-                && (s.bonuses_played == 0
-                    || bonus_score(s.bonuses_played, s.bonus_pips) == self.part_best(ctx.dice_key))
+                && (bonuses == 0 || bonus_score(bonuses, pips) == self.part_best(ctx.dice_key))
         } else {
-            dice_score(ctx, &s.left) | bonus_score(s.bonuses_played, s.bonus_pips) | limit_ok
-                == best
+            dice_score(ctx, left) | bonus_score(bonuses, pips) | limit_ok == best
         };
         VALID | if legal { LEGAL } else { 0 }
     }
@@ -475,8 +479,29 @@ impl Search<'_> {
         if depth >= MAX_STEPS {
             return 0;
         }
+        let sys = ctx.sys;
+        if st.kind != StepKind::Bonus
+            && st.captured == 0
+            && st.to != HOME
+            && s.pending_capture == 0
+            && s.pending_home == 0
+            && !ctx.has_groups
+            && sys.rules.blockade_turn_limit == 0
+            && !sys.rules.pass_allowed
+        {
+            // A plain die step changes only the mover's piece and the values left: when it
+            // spends the last value the play ends, valid (no P-D groups) with no expired
+            // blockade, and only its values decide (no state built).
+            let mut left = s.left;
+            if !remove_value(&mut left, st.value) && st.kind == StepKind::Enter {
+                remove_pair(&mut left, st.value);
+            }
+            if left[0] == 0 {
+                return self.verdict(ctx, &left, s.bonuses_played, s.bonus_pips, 1);
+            }
+        }
         let mut t = *s;
-        ctx.sys.apply(&mut t, &st);
+        sys.apply(&mut t, &st);
         let others_before = ctx.others;
         if st.captured > 0 {
             // Every opposing piece on the landing square went back to its nest.
