@@ -42,7 +42,11 @@
 //!   at the keys of the general search's plays (and at all keys when the early lookup was
 //!   skipped), and the per-dice-part bonus filter returns at once when every play of the general
 //!   search has one bonus score and one blockade-limit flag (the usual case: nothing to drop);
-//! - [`keys`] — position keys and the memo.
+//! - [`keys`] — position keys and the memo;
+//! - [`next`] — not a generator: the legal next steps of a play under way for the `step` encoding
+//!   of `crate::rl`, by a depth-first search with early exit per candidate step against what a
+//!   legal play of the roll achieves (guessed, or from the distinct search), walking the steps
+//!   through the same `for_each_die_step` and bonus rules.
 //!
 //! Each module's doc states its precondition.
 //!
