@@ -425,10 +425,11 @@ pub struct ParcheesiSystem {
 
 impl ParcheesiSystem {
     /// The legal next steps of a play from `start` after the steps `taken` (which lead to `cur`)
-    /// into `out`, in the order the search in every order ([`Orders::All`]) first lists them, one
-    /// step per `(from, value, route)` (the first listed); returns whether a legal play ends with
-    /// `taken`. `goal` keeps what a legal play of the roll achieves between calls of one play (it
-    /// is recomputed when it was computed for another start). See `movegen/next.rs`.
+    /// into `out`, in the order the search in every order ([`Orders::All`]) first lists them (a
+    /// piece standing with an interchangeable one before it skipped: its steps share their id);
+    /// returns whether a legal play ends with `taken`. `goal` keeps what a legal play of the roll
+    /// achieves between calls of one play (it is recomputed when it was computed for another
+    /// start). See `movegen/next.rs`.
     pub(crate) fn next_steps(
         &self,
         start: &ParcheesiState,

@@ -4,14 +4,23 @@
 //! A legal play is a complete play of [`Orders::All`] that survives the obligations (see the
 //! parent module): its score is the best of the roll, and per dice play its bonuses are the best
 //! of its dice part and its blockade-limit flag the best over the plays so kept. Those targets
-//! depend only on the position at the start of the play, so they are computed once per roll, by
-//! the memoised [`Orders::Distinct`] search (`write_goal`: the best score, and per dice play the
-//! best bonus score of each dice part and the best blockade-limit flag; the distinct search meets
-//! every dice part and every score that the search in every order meets). Then at each decision
-//! each candidate next step (in the search's order) is kept when a depth-first search from it,
-//! which walks the steps exactly as `dfs` does and stops at the first complete play meeting the
-//! targets, finds one. A step whose id another step listed before it shares (two pieces on one
-//! square, a bonus of a die's value) is dropped, as the environments apply the first.
+//! (the *goal*) depend only on the position at the start of the play, so they are found once per
+//! roll and kept by the caller between the decisions of the play:
+//! - where bonuses are maximised per dice play after the dice, with no blockade turn limit and
+//!   no passing (both presets), the best score is guessed to be every value of the roll played,
+//!   and each dice part's best bonus score is found when the search first meets the part (a
+//!   search of its bonus steps alone: the part's plays share their dice score). The guess holds
+//!   exactly when some first step then leads to a play meeting it;
+//! - otherwise, from the memoised [`Orders::Distinct`] search (`write_goal`: the best score, and
+//!   per dice play the best bonus score of each dice part and the best blockade-limit flag; the
+//!   distinct search meets every dice part and every score that the search in every order meets).
+//!
+//! Then at each decision each candidate next step (in the generator's order) is kept when a
+//! depth-first search from it, which walks the steps exactly as `dfs` does (the same nodes are
+//! complete plays, P-D applies), finds a complete play meeting the goal; it stops at the first.
+//! Steps of a piece standing with an interchangeable one before it are skipped (they lead to the
+//! same positions). The caller keeps, of steps sharing an id (a bonus of a die's value), the
+//! first listed, which is the one the environments applied when they grouped the listed plays.
 
 use super::*;
 
@@ -95,9 +104,9 @@ fn guessable(sys: &ParcheesiSystem) -> bool {
 
 /// The legal next steps of a play from `start` (at a decision) after the steps `taken`, which
 /// lead to `cur`, into `out` (cleared first), in the order the search in every order lists them,
-/// one per `(from, value, route)`; returns whether a legal play ends with `taken`. `goal` keeps
-/// what a legal play of the roll achieves between calls (computed when it is empty or was
-/// computed for another start).
+/// a piece standing with an interchangeable one before it skipped; returns whether a legal play
+/// ends with `taken`. `goal` keeps what a legal play of the roll achieves between calls
+/// (computed when it is empty or was computed for another start).
 ///
 /// Where the goal may be guessed ([`guessable`]), it is first guessed to be every value of the
 /// roll played, with each dice part's best bonuses found as the search meets the part (a search
