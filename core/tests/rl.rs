@@ -123,6 +123,30 @@ fn step_encoding_matches_the_step_interface() {
     }
 }
 
+/// The same under Parcheesi option sets beyond the presets: Parcheesi lists its next steps
+/// directly (`Encode::rl_next_steps`) under every option set, and with passing a roll whose only
+/// legal play is the pass is a decision with "end" alone, as in the step interface.
+#[test]
+fn step_encoding_matches_the_step_interface_under_parcheesi_options() {
+    for (name, opts) in [
+        ("parcheesi", r#"{"pass_allowed": true}"#),
+        ("parcheesi", r#"{"bonus_obligation": "most-bonuses"}"#),
+        (
+            "parcheesi",
+            r#"{"bonus_order": "any", "bonus_obligation": "most-bonuses"}"#,
+        ),
+        ("parcheesi", r#"{"blockade_turn_limit": 2, "seats": 3}"#),
+        ("pachisi-online", r#"{"pass_allowed": true, "seats": 2}"#),
+        (
+            "pachisi-online",
+            r#"{"capture_bonus": 6, "blockades": false}"#,
+        ),
+    ] {
+        let rules = Rules::with_options(name, &serde_json::from_str(opts).unwrap()).unwrap();
+        lockstep(&rules, 2);
+    }
+}
+
 #[test]
 fn play_encoding_lists_every_distinct_play_within_its_bound() {
     for rules in configs() {
