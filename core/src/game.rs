@@ -174,14 +174,17 @@ struct Record<S> {
     rolls: u32,
     events: Events,
     /// The entry's parts of the JSON record, written on first use: a record never changes and
-    /// copies of a game share it, so a record is written once however often it is saved.
-    text: OnceLock<RecordText>,
+    /// copies of a game share it, so a record is written once however often it is saved. Boxed:
+    /// most records are never saved, and every action allocates and copies its record.
+    text: OnceLock<Box<RecordText>>,
 }
 
-/// The events of one action, in order. Most actions cause one or two (a roll; a play, with a
-/// capture or the end of the game), which are kept in place, so that recording an action
-/// allocates only its record; more move to the heap.
-type Events = smallvec::SmallVec<[Event; 2]>;
+/// The events of one action, in order. Most actions cause one (a roll, a play), which is kept
+/// in place, so that recording such an action allocates only its record; more (a capture, a
+/// forfeit, an extra roll, the end of the game: 7-18% of actions in random games of the
+/// presets) move to the heap. One place, not two: every action allocates and copies its record,
+/// and an event is 196 bytes (docs/PERFORMANCE.md, Python).
+type Events = smallvec::SmallVec<[Event; 1]>;
 
 /// A history entry's parts of the game's JSON text (see [`GameOf::to_json`]).
 #[derive(Debug)]
@@ -222,10 +225,10 @@ impl<S: Serialize> Record<S> {
                 crate::dice::rng_serde::json_text(&self.rng),
                 value_text(&self.state)
             );
-            RecordText {
+            Box::new(RecordText {
                 snapshot,
                 log: logged_text(&self.events),
-            }
+            })
         })
     }
 }
