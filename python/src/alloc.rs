@@ -6,18 +6,24 @@
 //! Python). Only this library's Rust allocations use it; Python's objects stay with Python's
 //! allocator.
 //!
-//! `mi_malloc` returns blocks aligned to 16 bytes (`MI_MAX_ALIGN_SIZE`, for any size of at
-//! least 16; smaller blocks to their size class), so a layout whose alignment is at most 16
-//! and at most its size takes the plain calls; larger alignments take mimalloc's aligned ones
-//! (whose generic path costs more, which is why they are not used for everything).
+//! On 64-bit targets `mi_malloc` aligns every block of 16 bytes or more to 16
+//! (`MI_MAX_ALIGN_SIZE`; its size classes are multiples of two words) and smaller ones to 8, so
+//! a layout whose alignment is at most 16 and at most its size takes the plain calls; larger
+//! alignments take mimalloc's aligned ones (whose generic path costs more, which is why they
+//! are not used for everything: a history record is 16-byte aligned).
 
 use std::alloc::{GlobalAlloc, Layout};
 use std::ffi::c_void;
 
 use libmimalloc_sys as mi;
 
-/// mimalloc's guaranteed alignment of plain allocations.
-const MIN_ALIGN: usize = 16;
+/// mimalloc's guaranteed alignment of plain allocations (kept at 8 elsewhere than on 64-bit
+/// targets, where the module text's reasoning was not checked).
+const MIN_ALIGN: usize = if cfg!(target_pointer_width = "64") {
+    16
+} else {
+    8
+};
 
 /// Whether `layout` can take mimalloc's plain (unaligned) calls.
 fn plain(layout: &Layout) -> bool {
