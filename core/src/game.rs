@@ -174,14 +174,17 @@ struct Record<S> {
     rolls: u32,
     events: Events,
     /// The entry's parts of the JSON record, written on first use: a record never changes and
-    /// copies of a game share it, so a record is written once however often it is saved.
-    text: OnceLock<RecordText>,
+    /// copies of a game share it, so a record is written once however often it is saved. Boxed:
+    /// most records are never saved, and every action allocates and copies its record.
+    text: OnceLock<Box<RecordText>>,
 }
 
-/// The events of one action, in order. Most actions cause one or two (a roll; a play, with a
-/// capture or the end of the game), which are kept in place, so that recording an action
-/// allocates only its record; more move to the heap.
-type Events = smallvec::SmallVec<[Event; 2]>;
+/// The events of one action, in order. Most actions cause one (a roll, a play), which is kept
+/// in place, so that recording such an action allocates only its record; more (a capture, a
+/// forfeit, an extra roll, the end of the game: 7-18% of actions in random games of the
+/// presets) move to the heap. One place, not two: every action allocates and copies its record,
+/// and an event is 196 bytes (docs/PERFORMANCE.md, Python).
+type Events = smallvec::SmallVec<[Event; 1]>;
 
 /// A history entry's parts of the game's JSON text (see [`GameOf::to_json`]).
 #[derive(Debug)]
@@ -222,10 +225,10 @@ impl<S: Serialize> Record<S> {
                 crate::dice::rng_serde::json_text(&self.rng),
                 value_text(&self.state)
             );
-            RecordText {
+            Box::new(RecordText {
                 snapshot,
                 log: logged_text(&self.events),
-            }
+            })
         })
     }
 }
@@ -824,11 +827,11 @@ impl<R: RuleSystem> GameOf<R> {
 
     /// Records an action (its state before and its events); a new action clears redo.
     fn commit(&mut self, before: Before<R::State>, events: Events) {
-        let logged = events.iter().filter(|e| e.is_logged()).count() as u32;
-        let rolled = events
-            .iter()
-            .filter(|e| matches!(e, Event::Roll { .. }))
-            .count() as u32;
+        let (mut logged, mut rolled) = (0u32, 0u32);
+        for e in &events {
+            logged += u32::from(e.is_logged());
+            rolled += u32::from(matches!(e, Event::Roll { .. }));
+        }
         let depth = self.head.as_ref().map_or(0, |r| r.depth) + 1;
         self.head = Some(Arc::new(Record {
             parent: self.head.take(),
@@ -867,7 +870,7 @@ impl<R: RuleSystem> GameOf<R> {
 
     fn apply_roll(&mut self, roll: Roll, before: Before<R::State>) {
         let seat = self.system().to_move(&self.current);
-        let mut events: Events = smallvec::smallvec![Event::Roll { seat, roll }];
+        let mut events = Events::from_buf([Event::Roll { seat, roll }]);
         let mut s = self.current;
         self.system().begin_roll(&mut s, roll);
         // A roll resolved at once that moved pieces was punished (only then compare pieces).
@@ -1134,7 +1137,7 @@ impl<R: RuleSystem> GameOf<R> {
     fn commit_play(&mut self, play: &Play) {
         let before = self.before();
         let seat = self.system().to_move(&self.start);
-        let mut events: Events = smallvec::smallvec![Event::Play { seat, play: *play }];
+        let mut events = Events::from_buf([Event::Play { seat, play: *play }]);
         let mut s = self.current;
         for step in &play.steps()[self.taken.len()..] {
             self.step_events(&s, step, seat, &mut events);
@@ -1254,7 +1257,7 @@ impl<R: RuleSystem> GameOf<R> {
         }
         let before = self.before();
         let seat = self.system().to_move(&self.start);
-        let mut events: Events = smallvec::smallvec![Event::Step { seat, step: *step }];
+        let mut events = Events::from_buf([Event::Step { seat, step: *step }]);
         self.step_events(&self.current, step, seat, &mut events);
         let mut taken = self.taken;
         taken.push(*step);
@@ -1282,7 +1285,7 @@ impl<R: RuleSystem> GameOf<R> {
         self.check_play(&play)?;
         let before = self.before();
         let seat = self.system().to_move(&self.start);
-        let mut events: Events = smallvec::smallvec![Event::Play { seat, play }];
+        let mut events = Events::from_buf([Event::Play { seat, play }]);
         self.finish(self.current, &play, seat, &mut events);
         self.after_change(&mut events);
         self.commit(before, events);

@@ -6,6 +6,7 @@
 //! Every engine call goes through [`errors::guard`], so an engine error becomes its exception
 //! class and no panic crosses into Python.
 
+mod alloc;
 mod convert;
 mod errors;
 mod game;
@@ -18,6 +19,10 @@ mod train;
 mod vecenv;
 
 use pyo3::prelude::*;
+
+/// The extension's Rust allocations go to mimalloc ([`alloc`]).
+#[global_allocator]
+static ALLOCATOR: alloc::MiMalloc = alloc::MiMalloc;
 
 /// The names of all presets.
 #[pyfunction]
