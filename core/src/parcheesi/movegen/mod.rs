@@ -445,6 +445,27 @@ fn with_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
     })
 }
 
+/// Where each P-D group of the mover's pieces stands (indexed by its group number, 1 to 4) and
+/// whether there is any group.
+fn group_squares(s: &ParcheesiState, seat: usize) -> ([u8; 5], bool) {
+    let mut group_square = [0u8; 5];
+    let mut has_groups = false;
+    for i in 0..PIECES {
+        let g = s.groups[i] as usize;
+        if g != 0 && g < 5 {
+            group_square[g] = s.pieces[seat][i];
+            has_groups = true;
+        }
+    }
+    (group_square, has_groups)
+}
+
+/// Whether the bonuses are maximised per dice part (`bonus_obligation: "per-dice-play"`; with
+/// passing, plays are compared whole).
+fn per_dice_bonuses(sys: &ParcheesiSystem) -> bool {
+    sys.rules.bonus_obligation == BonusObligation::PerDicePlay && !sys.rules.pass_allowed
+}
+
 /// [`generate`] with the thread's scratch space.
 #[inline(never)]
 fn generate_with(
@@ -460,19 +481,10 @@ fn generate_with(
         scratch.keys.clear();
         scratch.dice_parts.clear();
         let seat = s.turn as usize & 3;
-        let mut group_square = [0u8; 5];
-        let mut has_groups = false;
-        for i in 0..PIECES {
-            let g = s.groups[i] as usize;
-            if g != 0 && g < 5 {
-                group_square[g] = s.pieces[seat][i];
-                has_groups = true;
-            }
-        }
+        let (group_square, has_groups) = group_squares(s, seat);
         let distinct = orders == Orders::Distinct;
         let memoise = distinct && s.n_left() >= 3;
-        let per_dice =
-            sys.rules.bonus_obligation == BonusObligation::PerDicePlay && !sys.rules.pass_allowed;
+        let per_dice = per_dice_bonuses(sys);
         let mut ctx = Ctx {
             sys,
             seat,

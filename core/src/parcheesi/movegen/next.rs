@@ -188,17 +188,8 @@ fn search_next(
     out: &mut Vec<Step>,
 ) -> bool {
     let seat = start.turn as usize & 3;
-    let mut group_square = [0u8; 5];
-    let mut has_groups = false;
-    for i in 0..PIECES {
-        let g = start.groups[i] as usize;
-        if g != 0 && g < 5 {
-            group_square[g] = start.pieces[seat][i];
-            has_groups = true;
-        }
-    }
-    let per_dice =
-        sys.rules.bonus_obligation == BonusObligation::PerDicePlay && !sys.rules.pass_allowed;
+    let (group_square, has_groups) = group_squares(start, seat);
+    let per_dice = per_dice_bonuses(sys);
     // The dice part of the play so far: the position its first bonus step was taken from.
     let mut part = None;
     if taken.iter().any(|st| st.kind == StepKind::Bonus) {
