@@ -12,7 +12,13 @@
 //! ones at each of their rolls: there, where two next steps share a step id (two pieces on one
 //! square, a bonus of a die's value), the listing keeps the one the grouped plays list first,
 //! which is the one the environments apply, so the two must give exactly the same steps.
+//!
+//! Family Pachisi (the preset and every option set of `common/family_options.rs`, plus a few
+//! combinations of the options that change which plays are legal) the same way, on chance nodes
+//! of random games and crowded synthetic ones at each of their 36 rolls.
 
+#[path = "common/family_options.rs"]
+mod family_options;
 #[path = "common/parcheesi_options.rs"]
 mod parcheesi_options;
 #[path = "common/walk.rs"]
@@ -551,4 +557,200 @@ fn parcheesi_next_steps_match_the_grouped_plays() {
         s.ends_inside > 100 && s.shared_ids > 100 && s.pass_only > 10,
         "{s:?}"
     );
+}
+
+/// What the compared Family Pachisi rolls covered.
+#[derive(Default, Debug)]
+struct FamSeen {
+    rolls: usize,
+    prefixes: usize,
+    no_play: usize,
+    /// Rolls whose plays do not use every value of the roll (the goal is not the guess).
+    short: usize,
+    /// Prefixes with a gate move (two pieces as one) among the next steps.
+    gate_next: usize,
+    /// ... with a sum of two values moved by one piece.
+    sum_next: usize,
+    /// ... with a capturing step.
+    capture_next: usize,
+    /// ... with a step of the partner's colour.
+    partner_next: usize,
+    /// Prefixes where a legal play ends (none goes on there: every legal play uses as many
+    /// values).
+    ends: usize,
+    /// Prefixes where a next step was dropped for sharing its id with one listed before it
+    /// (none seen: the generator tries one piece of each kind).
+    shared_ids: usize,
+}
+
+/// Compares Family Pachisi's direct listing with the grouped `Orders::All` plays at every prefix
+/// of the plays of `s` (a position at its roll), without and with a memo kept over the roll.
+fn check_family(
+    sys: &pachisi::family::FamilySystem,
+    enc: &Encoder<pachisi::family::FamilySystem>,
+    s: &pachisi::family::FamilyState,
+    seen: &mut FamSeen,
+) -> Result<(), String> {
+    let mut list = PlayList::new();
+    sys.generate_list(s, Orders::All, &mut list);
+    seen.rolls += 1;
+    seen.no_play += list.is_empty() as usize;
+    let mut tree: BTreeMap<Vec<Step>, (Vec<Step>, bool)> = BTreeMap::new();
+    tree.insert(Vec::new(), (Vec::new(), false));
+    for play in list.iter() {
+        for k in 0..=play.len() {
+            let node = tree.entry(play[..k].to_vec()).or_default();
+            match play.get(k) {
+                None => node.1 = true,
+                Some(st) if !node.0.contains(st) => node.0.push(*st),
+                Some(_) => {}
+            }
+        }
+    }
+    if let Some(play) = list.iter().next() {
+        let pips: u32 = play
+            .iter()
+            .map(|st| st.value as u32 * st.count as u32)
+            .sum();
+        let [a, b] = s.dice;
+        let full = if a == b {
+            if sys.rules().bottom_faces {
+                14
+            } else {
+                2 * a as u32
+            }
+        } else {
+            (a + b) as u32
+        };
+        // A roll whose plays move fewer pips than all its values give (entering counts 5).
+        seen.short += (pips < full) as usize;
+    }
+    let acting = sys.rl_acting_owner(s);
+    let (mut fast, mut fast2, mut memo) = (Vec::new(), Vec::new(), Vec::new());
+    for (prefix, (kids, ends)) in &tree {
+        let mut cur = *s;
+        for st in prefix {
+            sys.apply_step(&mut cur, st);
+        }
+        let id = |st: &Step| {
+            enc.step_action(&cur, acting, st)
+                .ok_or_else(|| format!("step outside the encoding: {st:?}"))
+        };
+        let mut want: Vec<(usize, Step)> = Vec::new();
+        for st in kids {
+            let a = id(st)?;
+            if want.iter().any(|w| w.0 == a) {
+                seen.shared_ids += 1;
+            } else {
+                want.push((a, *st));
+            }
+        }
+        want.sort_by_key(|w| w.0);
+        let want: Vec<Step> = want.into_iter().map(|w| w.1).collect();
+        let got_ends = sys.rl_next_steps(s, &cur, prefix, &mut fast);
+        let got_ends2 = sys.rl_next_steps_memo(s, &cur, prefix, &mut memo, &mut fast2);
+        let here = || format!("{} after {prefix:?}", sys.format_position(s));
+        if (got_ends, &fast) != (*ends, &want) {
+            return Err(format!(
+                "{}: listed {fast:?} (ends {got_ends}), want {want:?} (ends {ends})",
+                here()
+            ));
+        }
+        if (got_ends2, &fast2) != (got_ends, &fast) {
+            return Err(format!("{}: with a memo {fast2:?}", here()));
+        }
+        seen.prefixes += 1;
+        seen.gate_next += kids.iter().any(|st| st.count == 2) as usize;
+        seen.sum_next += kids.iter().any(|st| st.count == 1 && st.value > 6) as usize;
+        seen.capture_next += kids.iter().any(|st| st.captured > 0) as usize;
+        seen.partner_next += kids.iter().any(|st| st.seat != s.turn) as usize;
+        seen.ends += *ends as usize;
+    }
+    Ok(())
+}
+
+/// Family Pachisi's direct listing against the grouped plays under the preset and every option
+/// set (two, three and four seats, teams on and off, every option that changes which plays are
+/// legal, and combinations of them).
+#[test]
+fn family_next_steps_match_the_grouped_plays() {
+    use pachisi::family::FamilyRules;
+    let scale = if cfg!(debug_assertions) { 1 } else { 10 };
+    let mut sets = family_options::option_sets();
+    let base = FamilyRules::family();
+    for (what, r) in [
+        (
+            "either order, one piece one die, compulsory capture",
+            FamilyRules {
+                higher_die_first: false,
+                one_piece_both_dice: false,
+                compulsory_capture: true,
+                ..base.clone()
+            },
+        ),
+        (
+            "three seats, either order, sum of five, no bottom faces",
+            FamilyRules {
+                seats: 3,
+                teams: false,
+                higher_die_first: false,
+                sum_of_five_enters: true,
+                bottom_faces: false,
+                doubles_restricted_until_all_played: false,
+                ..base.clone()
+            },
+        ),
+        (
+            "compulsory capture, no sum, no gate moves, unrestricted doubles",
+            FamilyRules {
+                compulsory_capture: true,
+                sum_as_one_move: false,
+                gate_moves_with_doubles: false,
+                doubles_restricted_until_all_played: false,
+                ..base.clone()
+            },
+        ),
+    ] {
+        r.build().unwrap();
+        sets.push((format!("pachisi-family {what}"), r));
+    }
+    let mut seen = FamSeen::default();
+    let mut failures = Vec::new();
+    for (k, (name, rules)) in sets.iter().enumerate() {
+        let sys = rules.build().unwrap();
+        let enc = Encoder::new(&sys);
+        let mut nodes = Vec::new();
+        walk::for_each_decision(&sys, scale as u64, 2_000, 5 + k as u64, |s| {
+            let mut c = *s;
+            c.dice = [0, 0];
+            if nodes.len() < 8 * scale
+                && sys.validate_state(&c).is_ok()
+                && sys.node(&c) == Node::Chance
+                && (s.pos[0][0] + s.pos[1][1]) % 5 == 0
+            {
+                nodes.push(c);
+            }
+        });
+        nodes.extend(family_options::synthetic_chance_nodes(
+            &sys,
+            8 * scale,
+            17 + k as u64,
+        ));
+        walk::compare_each_roll(&sys, name, nodes.iter(), &mut failures, |t, _| {
+            check_family(&sys, &enc, t, &mut seen)
+        });
+    }
+    eprintln!("{} option sets; {seen:?}", sets.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let s = &seen;
+    assert!(
+        s.rolls > 7_000 * scale && s.prefixes > 100_000 * scale,
+        "{s:?}"
+    );
+    assert!(s.no_play > 100 && s.short > 1_000, "{s:?}");
+    assert!(
+        s.gate_next > 100 && s.sum_next > 1_000 && s.capture_next > 1_000,
+        "{s:?}"
+    );
+    assert!(s.partner_next > 100 && s.ends > 10_000 * scale, "{s:?}");
 }

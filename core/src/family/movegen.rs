@@ -40,6 +40,19 @@
 //!   number says how many.
 //! - *The game's step without a board*: `apply_step` moves the pieces on the state itself
 //!   ([`FamilySystem::apply_to_state`]) instead of building the track occupancy for one step.
+//!
+//! # The legal next steps of a play under way (the RL `step` encoding)
+//! [`FamilySystem::next_steps`] lists them without listing the roll's plays. A play of
+//! [`crate::Orders::All`] is legal when it uses the most values any play of the roll uses (and,
+//! with F-H, captures when some such play does): that *goal* depends only on the position at the
+//! start of the play, so it is found once per roll and kept by the caller between decisions. It
+//! is first guessed to be every value of the roll (with a capture, then without), which holds
+//! exactly when the search of the first steps then lists one; otherwise it comes from the
+//! distinct search. At each decision the same depth-first search runs with a filter: it follows
+//! only the steps taken so far, takes each step after them as a candidate, and stops searching
+//! below a candidate at its first complete play meeting the goal (listing it), so the steps come
+//! in the order of the first legal play of each, as grouping the listed plays gives them. A play
+//! whose steps use the goal's values is over without a search.
 
 use super::*;
 use crate::play::PlayList;
@@ -127,6 +140,53 @@ pub(super) struct Gen<'a> {
     pub(super) restricted: bool,
     pub(super) doubles: bool,
     pub(super) six_five: bool,
+    /// Listing the legal next steps of a play under way instead of recording plays
+    /// ([`FamilySystem::next_steps`]).
+    pub(super) filter: Option<Filter<'a>>,
+}
+
+/// The search of [`FamilySystem::next_steps`]: only the branches that begin with `taken` are
+/// followed; at depth `taken.len()` each step is a candidate, listed in `out` as soon as one
+/// complete play going on with it is legal (then `hit` unwinds the search below it).
+pub(super) struct Filter<'a> {
+    pub(super) taken: &'a [Step],
+    pub(super) out: &'a mut Vec<Step>,
+    /// The values every legal play uses (the most any play of the roll uses).
+    pub(super) best: u8,
+    /// F-H: a legal play must capture (some play using `best` values captures).
+    pub(super) need_capture: bool,
+    /// A legal play is `taken` itself.
+    pub(super) ends: bool,
+    /// The current candidate was listed: nothing below it is searched further.
+    pub(super) hit: bool,
+}
+
+impl Gen<'_> {
+    /// Whether the search goes on with `step` taken at `depth` (always, unless listing next
+    /// steps: see [`Filter`]).
+    #[inline(always)]
+    fn allow(&mut self, depth: usize, step: &Step) -> bool {
+        let Some(f) = self.filter.as_mut() else {
+            return true;
+        };
+        let k = f.taken.len();
+        if depth < k {
+            return f.taken[depth] == *step;
+        }
+        if depth == k {
+            f.hit = false;
+            return !f.out.contains(step);
+        }
+        !f.hit
+    }
+
+    /// Whether the node at `depth` is below a candidate already listed.
+    #[inline(always)]
+    fn unwinding(&self, depth: usize) -> bool {
+        self.filter
+            .as_ref()
+            .is_some_and(|f| f.hit && depth > f.taken.len())
+    }
 }
 
 /// The compulsory-capture filter's flags (one per listed play), and the set of positions seen.
@@ -577,6 +637,22 @@ impl FamilySystem {
         last: &[Step],
         used: u8,
     ) {
+        if let Some(f) = g.filter.as_mut() {
+            let (len, k) = (steps.len() + last.len(), f.taken.len());
+            if len < k || used != f.best || (len > k && f.hit) {
+                return;
+            }
+            if f.need_capture && !steps.iter().chain(last).any(|st| st.captured > 0) {
+                return;
+            }
+            if len == k {
+                f.ends = true;
+            } else {
+                f.out.push(if k < steps.len() { steps[k] } else { last[0] });
+                f.hit = true;
+            }
+            return;
+        }
         if !g.out.is_empty() {
             if used < g.best {
                 return;
@@ -627,6 +703,9 @@ impl FamilySystem {
     /// general search's frame.
     #[inline(never)]
     fn last_value(&self, g: &mut Gen, b: &Board, i: usize, used: u8, frozen: u8, play: &mut Play) {
+        if g.unwinding(play.len()) {
+            return;
+        }
         if g.count > 2
             && let Some(seen) = g.seen.as_deref_mut()
         {
@@ -642,6 +721,9 @@ impl FamilySystem {
         let free = reps & !frozen;
         let mut any = false;
         for piece in 0..PIECES {
+            if g.unwinding(play.len()) {
+                break;
+            }
             if free & (1 << piece) == 0 {
                 continue;
             }
@@ -649,7 +731,14 @@ impl FamilySystem {
                 continue;
             };
             any = true;
-            let key = self.key_after(b, &step);
+            if !g.allow(play.len(), &step) {
+                continue;
+            }
+            let key = if g.filter.is_some() {
+                0
+            } else {
+                self.key_after(b, &step)
+            };
             self.record_key(g, key, play.steps(), std::slice::from_ref(&step), used + 1);
         }
         if !any {
@@ -669,6 +758,9 @@ impl FamilySystem {
         frozen: u8,
         play: &mut Play,
     ) {
+        if g.unwinding(play.len()) {
+            return;
+        }
         let colour = g.colour;
         if i >= g.count || (g.restricted && i == 2 && !b.s.all_played(colour)) {
             self.record(g, b, play, used);
@@ -739,9 +831,11 @@ impl FamilySystem {
                     continue;
                 };
                 any = true;
-                play.push(enter);
-                self.descend(g, &entered, &six, i + 2, used + 2, 0, play);
-                play.pop();
+                if g.allow(play.len(), &enter) {
+                    play.push(enter);
+                    self.descend(g, &entered, &six, i + 2, used + 2, 0, play);
+                    play.pop();
+                }
             }
         }
 
@@ -776,6 +870,9 @@ impl FamilySystem {
         if pair_available && self.rules.sum_as_one_move {
             let total = v + g.values[i + 1];
             for piece in 0..PIECES {
+                if g.unwinding(play.len()) {
+                    break;
+                }
                 if free & (1 << piece) == 0 {
                     continue;
                 }
@@ -797,6 +894,9 @@ impl FamilySystem {
 
         // One value, one piece (entering with a five, F-F).
         for piece in 0..PIECES {
+            if g.unwinding(play.len()) {
+                break;
+            }
             if free & (1 << piece) == 0 {
                 continue;
             }
@@ -833,6 +933,9 @@ impl FamilySystem {
         let pos = b.s.pos[colour as usize];
         let mut any = false;
         for a in 0..PIECES {
+            if g.unwinding(play.len()) {
+                break;
+            }
             let from = pos[a];
             if from == START_AREA || from == GOAL || frozen & (1 << a) != 0 {
                 continue;
@@ -873,12 +976,19 @@ impl FamilySystem {
         frozen: u8,
         play: &mut Play,
     ) {
+        if !g.allow(play.len(), step) {
+            return;
+        }
         // A step that ends the play (the values are used up, or FAM-5b stops before the bottom
         // faces): only the result's key is needed, not the board after it.
         if next >= g.count
             || (g.restricted && next == 2 && !Self::all_played_after(b, g.colour, step))
         {
-            let key = self.key_after(b, step);
+            let key = if g.filter.is_some() {
+                0
+            } else {
+                self.key_after(b, step)
+            };
             self.record_key(g, key, play.steps(), std::slice::from_ref(step), used);
             return;
         }
@@ -928,50 +1038,26 @@ impl FamilySystem {
     /// Lists the plays into `out` (cleared first), steps back to back: a recorded play is not
     /// copied whole (a [`Play`] is 193 bytes, its steps here 8 each).
     pub(super) fn generate_list_into(&self, s: &FamilyState, orders: Orders, out: &mut PlayList) {
+        self.generate_list_best(s, orders, out);
+    }
+
+    /// [`FamilySystem::generate_list_into`], returning the values every listed play uses (0
+    /// when nothing is listed).
+    fn generate_list_best(&self, s: &FamilyState, orders: Orders, out: &mut PlayList) -> u8 {
         out.clear();
         if self.node(s) != Node::Decision {
-            return;
+            return 0;
         }
-        let colour = self.playing_colour(s);
-        let (values, count, restricted) = self.values(s, colour);
-        let doubles = s.dice[0] == s.dice[1];
-        let six_five = !doubles
-            && self.rules.six_five_enters_and_moves
-            && values[0] == 6
-            && values[1] == 5
-            && !s.has_piece_in_play(colour);
-        out.clear();
         SCRATCH.with(|cell| {
             let mut scratch = cell.borrow_mut();
             let (flags, seen) = &mut *scratch;
             seen.clear();
-            let mut board = self.board(s);
-            board.key = s.key_parts();
-            let mut play = Play::new();
-            let mut g = Gen {
-                out: &mut *out,
-                best: 0,
-                seen: (orders == Orders::Distinct).then_some(&mut *seen),
-                run: 0,
-                values,
-                count,
-                colour,
-                restricted,
-                doubles,
-                six_five,
-            };
-            self.dfs(&mut g, &board, 0, 0, 0, &mut play);
-            if !self.rules.higher_die_first && !doubles {
-                g.values = [values[1], values[0], 0, 0];
-                g.six_five = false;
-                g.run = 1 << 30;
-                self.dfs(&mut g, &board, 0, 0, 0, &mut play);
-            }
+            let seen = (orders == Orders::Distinct).then_some(&mut *seen);
+            let (best, _) = self.search(s, seen, out, None);
             // Nothing playable at all: the roll is lost (the generic layer forfeits it).
-            let best = g.best;
             if out.is_empty() || best == 0 {
                 out.clear();
-                return;
+                return 0;
             }
             if self.rules.compulsory_capture
                 && out.iter().any(|p| p.iter().any(|st| st.captured > 0))
@@ -980,9 +1066,193 @@ impl FamilySystem {
                 flags.extend(out.iter().map(|p| p.iter().any(|st| st.captured > 0)));
                 out.retain(|j| flags[j]);
             }
-        });
+            best
+        })
+    }
+
+    /// The search of every play of `s` (a decision node) in every order, or one per result with
+    /// `seen`: into `out`, or, with a `filter`, the next steps it asks for. Returns the values
+    /// the plays recorded use and whether the filter found a legal play ending with its steps.
+    fn search<'a>(
+        &self,
+        s: &FamilyState,
+        seen: Option<&'a mut Seen>,
+        out: &'a mut PlayList,
+        filter: Option<Filter<'a>>,
+    ) -> (u8, bool) {
+        let colour = self.playing_colour(s);
+        let (values, count, restricted) = self.values(s, colour);
+        let doubles = s.dice[0] == s.dice[1];
+        let six_five = !doubles
+            && self.rules.six_five_enters_and_moves
+            && values[0] == 6
+            && values[1] == 5
+            && !s.has_piece_in_play(colour);
+        let mut board = self.board(s);
+        if filter.is_none() {
+            // The listing of next steps records no position.
+            board.key = s.key_parts();
+        }
+        let mut play = Play::new();
+        let mut g = Gen {
+            out,
+            best: 0,
+            seen,
+            run: 0,
+            values,
+            count,
+            colour,
+            restricted,
+            doubles,
+            six_five,
+            filter,
+        };
+        self.dfs(&mut g, &board, 0, 0, 0, &mut play);
+        if !self.rules.higher_die_first && !doubles {
+            g.values = [values[1], values[0], 0, 0];
+            g.six_five = false;
+            g.run = 1 << 30;
+            self.dfs(&mut g, &board, 0, 0, 0, &mut play);
+        }
+        (g.best, g.filter.is_some_and(|f| f.ends))
+    }
+
+    /// The legal next steps of a play from `start` (a decision node) after the steps `taken`,
+    /// into `out` (cleared first), in the order of the first legal play of [`Orders::All`] that
+    /// goes on with each; returns whether a legal play ends with `taken` (see
+    /// [`crate::rl::Encode::rl_next_steps`]). `goal` keeps between the calls of one play what a
+    /// legal play achieves: `[GOAL_COMPUTED, the start (3 words), values used, must capture]`.
+    ///
+    /// The goal is first guessed: every value of the roll used (and, with F-H, a capture); the
+    /// guess holds exactly when the search of the first steps then lists one (no play uses more
+    /// values). Otherwise it comes from the distinct search ([`Orders::Distinct`]).
+    pub(crate) fn next_steps(
+        &self,
+        start: &FamilyState,
+        taken: &[Step],
+        goal: &mut Vec<u64>,
+        out: &mut Vec<Step>,
+    ) -> bool {
+        out.clear();
+        if self.node(start) != Node::Decision {
+            return false;
+        }
+        let p = &start.pos;
+        let word = |a: &[u8; PIECES], b: &[u8; PIECES]| {
+            u64::from(u32::from_le_bytes(*a)) << 32 | u64::from(u32::from_le_bytes(*b))
+        };
+        let [d0, d1] = start.dice;
+        let [l0, l1] = start.played.to_le_bytes();
+        let key = [
+            word(&p[0], &p[1]),
+            word(&p[2], &p[3]),
+            u64::from_le_bytes([d0, d1, start.turn, start.tries, l0, l1, 0, 0]),
+        ];
+        if goal.len() != 6 || goal[0] != GOAL_COMPUTED || goal[1..4] != key {
+            goal.clear();
+            let count = self.values(start, self.playing_colour(start)).1 as u8;
+            let guesses: &[bool] = if self.rules.compulsory_capture {
+                &[true, false]
+            } else {
+                &[false]
+            };
+            for &need_capture in guesses {
+                let ends = self.filtered(start, &[], count, need_capture, out);
+                if !out.is_empty() {
+                    goal.extend([
+                        GOAL_COMPUTED,
+                        key[0],
+                        key[1],
+                        key[2],
+                        count.into(),
+                        need_capture.into(),
+                    ]);
+                    if taken.is_empty() {
+                        return ends;
+                    }
+                    out.clear();
+                    break;
+                }
+            }
+            if goal.is_empty() {
+                let (best, need_capture) = LIST.with_borrow_mut(|list| {
+                    let best = self.generate_list_best(start, Orders::Distinct, list);
+                    let capture = self.rules.compulsory_capture
+                        && list.iter().any(|p| p.iter().any(|st| st.captured > 0));
+                    (best, capture)
+                });
+                goal.extend([
+                    GOAL_COMPUTED,
+                    key[0],
+                    key[1],
+                    key[2],
+                    best.into(),
+                    need_capture.into(),
+                ]);
+            }
+        }
+        if goal[4] == 0 {
+            return false;
+        }
+        // A legal play's steps use the goal's values at last: then it is over (every step uses
+        // a value), and it is the legal play `taken` begins.
+        if !taken.is_empty() && self.values_used(start, taken) == goal[4] as u8 {
+            return true;
+        }
+        self.filtered(start, taken, goal[4] as u8, goal[5] != 0, out)
+    }
+
+    /// The values of the roll of `start` that the steps `taken` use: one a die's or face's
+    /// value, two a sum of two (F-A, F-D), or a gate moving by one value (FAM-5c), or an entry
+    /// by a sum of five (F-F), four a gate moving seven.
+    fn values_used(&self, start: &FamilyState, taken: &[Step]) -> u8 {
+        let [a, b] = start.dice;
+        let h = a.max(7 - a);
+        let l = 7 - h;
+        let one = |v: u8| {
+            if a == b && self.rules.bottom_faces {
+                v == h || v == l
+            } else {
+                v == a || v == b
+            }
+        };
+        taken
+            .iter()
+            .map(|st| match (st.count, st.kind) {
+                (2, _) if st.value == 7 && a == b && self.rules.bottom_faces => 4,
+                (2, _) => 2,
+                (_, StepKind::Enter) if st.value == 5 && !one(5) => 2,
+                _ if one(st.value) => 1,
+                _ => 2,
+            })
+            .sum()
+    }
+
+    /// The filtered search of [`FamilySystem::next_steps`] for a goal.
+    fn filtered(
+        &self,
+        start: &FamilyState,
+        taken: &[Step],
+        best: u8,
+        need_capture: bool,
+        out: &mut Vec<Step>,
+    ) -> bool {
+        out.clear();
+        let mut unused = PlayList::new();
+        let filter = Filter {
+            taken,
+            out,
+            best,
+            need_capture,
+            ends: false,
+            hit: false,
+        };
+        self.search(start, None, &mut unused, Some(filter)).1
     }
 }
+
+/// The first word of a goal of [`FamilySystem::next_steps`].
+const GOAL_COMPUTED: u64 = 0x9e37_79b9_0000_0002;
 
 #[cfg(test)]
 mod tests {

@@ -7,7 +7,7 @@
 //! (`step` encoding), a whole play (`play`), or two checker moves (`openspiel`, backgammon).
 //!
 //! Where the rule system lists the legal next steps of a play itself ([`Encode::RL_NEXT_STEPS`]:
-//! backgammon and Parcheesi), the `step` and `openspiel` encodings keep no plays: each decision
+//! backgammon, Parcheesi and Family Pachisi), the `step` and `openspiel` encodings keep no plays: each decision
 //! asks for the next steps (`openspiel`: and the steps after each of them) instead.
 
 use super::{Encode, Encoder, Encoding, View};

@@ -164,7 +164,7 @@ pub trait Encode: RuleSystem {
     }
     /// Whether [`Encode::rl_next_steps`] is cheap enough for the environments to call at every
     /// decision instead of listing the roll's plays in every order once per roll and grouping
-    /// them by their next step (backgammon, Parcheesi).
+    /// them by their next step (backgammon, Parcheesi, Family Pachisi).
     const RL_NEXT_STEPS: bool = false;
     /// The legal next steps of a play under way into `out` (cleared first): `start` is the
     /// position at the start of the play, `cur` the position after the steps `taken` so far.

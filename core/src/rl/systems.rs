@@ -251,6 +251,38 @@ impl Encode for FamilySystem {
     fn rl_max_plays(&self) -> usize {
         FAMILY_MAX_PLAYS
     }
+    const RL_NEXT_STEPS: bool = true;
+    fn rl_next_steps(
+        &self,
+        start: &FamilyState,
+        cur: &FamilyState,
+        taken: &[Step],
+        out: &mut Vec<Step>,
+    ) -> bool {
+        self.rl_next_steps_memo(start, cur, taken, &mut Vec::new(), out)
+    }
+    fn rl_next_steps_memo(
+        &self,
+        start: &FamilyState,
+        cur: &FamilyState,
+        taken: &[Step],
+        memo: &mut Vec<u64>,
+        out: &mut Vec<Step>,
+    ) -> bool {
+        // The steps in the order of the first legal play of each, then in step-id order (one
+        // owner: the colour that moves; the id grows with the source, then the amount class:
+        // gates after single pieces, then the value); the sort is stable and keeps the first of
+        // steps sharing an id, the one the environments apply for it.
+        let ends = self.next_steps(start, taken, memo, out);
+        if out.len() > 1 {
+            let key = |st: &Step| {
+                self.rl_source(cur, st) as u16 * 32 + (st.count as u16 & 3) * 16 + st.value as u16
+            };
+            out.sort_by_key(key);
+            out.dedup_by_key(|st| key(st));
+        }
+        ends
+    }
 }
 
 impl Encode for ClassicSystem {
