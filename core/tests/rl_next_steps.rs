@@ -15,7 +15,7 @@
 //!
 //! Family Pachisi (the preset and every option set of `common/family_options.rs`, plus a few
 //! combinations of the options that change which plays are legal) the same way, on chance nodes
-//! of random games and crowded synthetic ones at each of their 36 rolls.
+//! of random games and crowded synthetic ones at each of their 21 rolls.
 
 #[path = "common/family_options.rs"]
 mod family_options;
