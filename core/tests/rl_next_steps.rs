@@ -380,48 +380,14 @@ fn check_parcheesi(
     seen.four_values += (s.values_left().len() == 4) as usize;
     seen.groups += sys.format_position(s).contains("group:") as usize;
     seen.pass_only += (list.len() == 1 && list.get(0).is_empty()) as usize;
-    let mut tree: BTreeMap<Vec<Step>, (Vec<Step>, bool)> = BTreeMap::new();
-    tree.insert(Vec::new(), (Vec::new(), false));
-    for play in list.iter() {
-        for k in 0..=play.len() {
-            let node = tree.entry(play[..k].to_vec()).or_default();
-            match play.get(k) {
-                None => node.1 = true,
-                Some(st) if !node.0.contains(st) => node.0.push(*st),
-                Some(_) => {}
-            }
-        }
-    }
+    let tree = prefix_tree(&list);
     let every = tree.len().div_ceil(most.max(1));
     let acting = sys.rl_acting_owner(s);
-    let (mut fast, mut fast2, mut memo) = (Vec::new(), Vec::new(), Vec::new());
+    let mut lists = Lists::default();
     for (i, (prefix, (kids, ends))) in tree.iter().enumerate() {
         if i % every != 0 && prefix.len() > 1 {
             continue;
         }
-        let mut cur = *s;
-        for st in prefix {
-            sys.apply_step(&mut cur, st);
-        }
-        let id = |st: &Step| {
-            enc.step_action(&cur, acting, st)
-                .ok_or_else(|| format!("step outside the encoding: {st:?}"))
-        };
-        // The grouped plays' next steps, the first of each id, in id order.
-        let mut want: Vec<(usize, Step)> = Vec::new();
-        for st in kids {
-            let a = id(st)?;
-            if want.iter().any(|w| w.0 == a) {
-                seen.shared_ids += 1;
-            } else {
-                want.push((a, *st));
-            }
-        }
-        want.sort_by_key(|w| w.0);
-        let want: Vec<Step> = want.into_iter().map(|w| w.1).collect();
-        let got_ends = sys.rl_next_steps(s, &cur, prefix, &mut fast);
-        // The same through a memo kept across the prefixes of the roll.
-        let got_ends2 = sys.rl_next_steps_memo(s, &cur, prefix, &mut memo, &mut fast2);
         let here = || {
             format!(
                 "{} roll {:?} after {prefix:?}",
@@ -429,15 +395,8 @@ fn check_parcheesi(
                 s.values_left()
             )
         };
-        if (got_ends, &fast) != (*ends, &want) {
-            return Err(format!(
-                "{}: listed {fast:?} (ends {got_ends}), want {want:?} (ends {ends})",
-                here()
-            ));
-        }
-        if (got_ends2, &fast2) != (got_ends, &fast) {
-            return Err(format!("{}: with a memo {fast2:?}", here()));
-        }
+        seen.shared_ids +=
+            check_prefix(sys, enc, s, acting, prefix, kids, *ends, &mut lists, here)?;
         seen.prefixes += 1;
         seen.bonus_next += kids.iter().any(|st| st.kind == StepKind::Bonus) as usize;
         seen.capture_next += kids.iter().any(|st| st.captured > 0) as usize;
@@ -595,18 +554,7 @@ fn check_family(
     sys.generate_list(s, Orders::All, &mut list);
     seen.rolls += 1;
     seen.no_play += list.is_empty() as usize;
-    let mut tree: BTreeMap<Vec<Step>, (Vec<Step>, bool)> = BTreeMap::new();
-    tree.insert(Vec::new(), (Vec::new(), false));
-    for play in list.iter() {
-        for k in 0..=play.len() {
-            let node = tree.entry(play[..k].to_vec()).or_default();
-            match play.get(k) {
-                None => node.1 = true,
-                Some(st) if !node.0.contains(st) => node.0.push(*st),
-                Some(_) => {}
-            }
-        }
-    }
+    let tree = prefix_tree(&list);
     if let Some(play) = list.iter().next() {
         let pips: u32 = play
             .iter()
@@ -626,39 +574,11 @@ fn check_family(
         seen.short += (pips < full) as usize;
     }
     let acting = sys.rl_acting_owner(s);
-    let (mut fast, mut fast2, mut memo) = (Vec::new(), Vec::new(), Vec::new());
+    let mut lists = Lists::default();
     for (prefix, (kids, ends)) in &tree {
-        let mut cur = *s;
-        for st in prefix {
-            sys.apply_step(&mut cur, st);
-        }
-        let id = |st: &Step| {
-            enc.step_action(&cur, acting, st)
-                .ok_or_else(|| format!("step outside the encoding: {st:?}"))
-        };
-        let mut want: Vec<(usize, Step)> = Vec::new();
-        for st in kids {
-            let a = id(st)?;
-            if want.iter().any(|w| w.0 == a) {
-                seen.shared_ids += 1;
-            } else {
-                want.push((a, *st));
-            }
-        }
-        want.sort_by_key(|w| w.0);
-        let want: Vec<Step> = want.into_iter().map(|w| w.1).collect();
-        let got_ends = sys.rl_next_steps(s, &cur, prefix, &mut fast);
-        let got_ends2 = sys.rl_next_steps_memo(s, &cur, prefix, &mut memo, &mut fast2);
         let here = || format!("{} after {prefix:?}", sys.format_position(s));
-        if (got_ends, &fast) != (*ends, &want) {
-            return Err(format!(
-                "{}: listed {fast:?} (ends {got_ends}), want {want:?} (ends {ends})",
-                here()
-            ));
-        }
-        if (got_ends2, &fast2) != (got_ends, &fast) {
-            return Err(format!("{}: with a memo {fast2:?}", here()));
-        }
+        seen.shared_ids +=
+            check_prefix(sys, enc, s, acting, prefix, kids, *ends, &mut lists, here)?;
         seen.prefixes += 1;
         seen.gate_next += kids.iter().any(|st| st.count == 2) as usize;
         seen.sum_next += kids.iter().any(|st| st.count == 1 && st.value > 6) as usize;
@@ -756,4 +676,83 @@ fn family_next_steps_match_the_grouped_plays() {
         s.partner_next > 50 * scale && s.ends > 5_000 * scale,
         "{s:?}"
     );
+}
+
+/// The plays of `list` as a prefix tree: for each prefix of a play (the empty one included), the
+/// distinct steps that follow it in the order first listed, and whether a play ends there.
+fn prefix_tree(list: &PlayList) -> BTreeMap<Vec<Step>, (Vec<Step>, bool)> {
+    let mut tree: BTreeMap<Vec<Step>, (Vec<Step>, bool)> = BTreeMap::new();
+    tree.insert(Vec::new(), (Vec::new(), false));
+    for play in list.iter() {
+        for k in 0..=play.len() {
+            let node = tree.entry(play[..k].to_vec()).or_default();
+            match play.get(k) {
+                None => node.1 = true,
+                Some(st) if !node.0.contains(st) => node.0.push(*st),
+                Some(_) => {}
+            }
+        }
+    }
+    tree
+}
+
+/// The lists [`check_prefix`] fills, kept over the prefixes of one roll (the memo must be).
+#[derive(Default)]
+struct Lists {
+    fast: Vec<Step>,
+    fast2: Vec<Step>,
+    memo: Vec<u64>,
+}
+
+/// Checks a system's direct listing at one `prefix` of the plays of `s`, whose grouped plays
+/// continue with `kids` (in the order first listed) and end there when `ends`: the listing must
+/// be the first step of each step id among `kids`, in id order, with the same end flag, without
+/// and with the memo of the roll. Returns how many of `kids` were dropped for a shared id.
+#[allow(clippy::too_many_arguments)]
+fn check_prefix<R: RuleSystem + Encode>(
+    sys: &R,
+    enc: &Encoder<R>,
+    s: &R::State,
+    acting: u8,
+    prefix: &[Step],
+    kids: &[Step],
+    ends: bool,
+    lists: &mut Lists,
+    here: impl Fn() -> String,
+) -> Result<usize, String> {
+    let mut cur = *s;
+    for st in prefix {
+        sys.apply_step(&mut cur, st);
+    }
+    let id = |st: &Step| {
+        enc.step_action(&cur, acting, st)
+            .ok_or_else(|| format!("step outside the encoding: {st:?}"))
+    };
+    // The grouped plays' next steps, the first of each id, in id order.
+    let mut shared = 0;
+    let mut want: Vec<(usize, Step)> = Vec::new();
+    for st in kids {
+        let a = id(st)?;
+        if want.iter().any(|w| w.0 == a) {
+            shared += 1;
+        } else {
+            want.push((a, *st));
+        }
+    }
+    want.sort_by_key(|w| w.0);
+    let want: Vec<Step> = want.into_iter().map(|w| w.1).collect();
+    let Lists { fast, fast2, memo } = lists;
+    let got_ends = sys.rl_next_steps(s, &cur, prefix, fast);
+    // The same through a memo kept across the prefixes of the roll.
+    let got_ends2 = sys.rl_next_steps_memo(s, &cur, prefix, memo, fast2);
+    if (got_ends, &*fast) != (ends, &want) {
+        return Err(format!(
+            "{}: listed {fast:?} (ends {got_ends}), want {want:?} (ends {ends})",
+            here()
+        ));
+    }
+    if (got_ends2, &*fast2) != (got_ends, &*fast) {
+        return Err(format!("{}: with a memo {fast2:?}", here()));
+    }
+    Ok(shared)
 }
