@@ -104,43 +104,49 @@ impl Encode for ParcheesiSystem {
         // the id grows with `from`, then the amount class); the sort is stable, so of two steps
         // sharing an id the one listed first stays.
         let ends = self.next_steps(start, cur, taken, memo, out);
-        let key = |st: &Step| st.from as u16 * 16 + self.rl_class(st) as u16;
-        let n = out.len();
-        if n > KEYED {
-            out.sort_by_key(key);
-            out.dedup_by_key(|st| key(st));
-            return ends;
-        }
-        // An insertion sort on keys computed once (a few steps, most already in order).
-        let mut keys = [0u16; KEYED];
-        for (k, st) in keys.iter_mut().zip(out.iter()) {
-            *k = key(st);
-        }
-        for i in 1..n {
-            let (k, st) = (keys[i], out[i]);
-            let mut j = i;
-            while j > 0 && keys[j - 1] > k {
-                keys[j] = keys[j - 1];
-                out[j] = out[j - 1];
-                j -= 1;
-            }
-            keys[j] = k;
-            out[j] = st;
-        }
-        let mut kept = n.min(1);
-        for i in 1..n {
-            if keys[i] != keys[kept - 1] {
-                keys[kept] = keys[i];
-                out[kept] = out[i];
-                kept += 1;
-            }
-        }
-        out.truncate(kept);
+        sort_by_step_id(out, |st| st.from as u16 * 16 + self.rl_class(st) as u16);
         ends
     }
 }
 
-/// Up to this many next steps, Parcheesi's are put in id order by an insertion sort on keys
+/// Sorts next steps into ascending order of `key` (their step id) and keeps the first of each
+/// id: the sort is stable, so of two steps sharing an id the one listed first stays (the one the
+/// environments apply for it).
+fn sort_by_step_id(out: &mut Vec<Step>, key: impl Fn(&Step) -> u16) {
+    let n = out.len();
+    if n > KEYED {
+        out.sort_by_key(&key);
+        out.dedup_by_key(|st| key(st));
+        return;
+    }
+    // An insertion sort on keys computed once (a few steps, most already in order).
+    let mut keys = [0u16; KEYED];
+    for (k, st) in keys.iter_mut().zip(out.iter()) {
+        *k = key(st);
+    }
+    for i in 1..n {
+        let (k, st) = (keys[i], out[i]);
+        let mut j = i;
+        while j > 0 && keys[j - 1] > k {
+            keys[j] = keys[j - 1];
+            out[j] = out[j - 1];
+            j -= 1;
+        }
+        keys[j] = k;
+        out[j] = st;
+    }
+    let mut kept = n.min(1);
+    for i in 1..n {
+        if keys[i] != keys[kept - 1] {
+            keys[kept] = keys[i];
+            out[kept] = out[i];
+            kept += 1;
+        }
+    }
+    out.truncate(kept);
+}
+
+/// Up to this many next steps, [`sort_by_step_id`] puts them in id order by an insertion sort on keys
 /// kept on the stack.
 const KEYED: usize = 64;
 
@@ -274,13 +280,9 @@ impl Encode for FamilySystem {
         // gates after single pieces, then the value); the sort is stable and keeps the first of
         // steps sharing an id, the one the environments apply for it.
         let ends = self.next_steps(start, taken, memo, out);
-        if out.len() > 1 {
-            let key = |st: &Step| {
-                self.rl_source(cur, st) as u16 * 32 + (st.count as u16 & 3) * 16 + st.value as u16
-            };
-            out.sort_by_key(key);
-            out.dedup_by_key(|st| key(st));
-        }
+        sort_by_step_id(out, |st| {
+            self.rl_source(cur, st) as u16 * 32 + (st.count as u16 & 3) * 16 + st.value as u16
+        });
         ends
     }
 }
