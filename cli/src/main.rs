@@ -3,7 +3,7 @@
 //! ```text
 //! pachisi train <preset> [--games N] [--seed S] [--threads T] [--out FILE] [--resume FILE]
 //!                        [--eval-every K] [--eval-deals D] [--curve FILE] [--hidden H]
-//!                        [--alpha A] [--lambda L] [--opponent SPEC]
+//!                        [--alpha A] [--lambda L] [--opponent SPEC] [--encoding E]
 //! pachisi tournament <preset> <deals> <seed> <spec>... [--threads T]
 //! ```
 //!
@@ -25,7 +25,7 @@ use std::time::Instant;
 const USAGE: &str = "usage:
   pachisi train <preset> [--games N] [--seed S] [--threads T] [--out FILE] [--resume FILE]
                          [--eval-every K] [--eval-deals D] [--curve FILE] [--hidden H]
-                         [--alpha A] [--lambda L] [--opponent SPEC]
+                         [--alpha A] [--lambda L] [--opponent SPEC] [--encoding E]
   pachisi tournament <preset> <deals> <seed> <spec>... [--threads T]";
 
 fn main() -> ExitCode {
@@ -137,6 +137,7 @@ fn train(args: &[String]) -> Result<(), String> {
         "alpha",
         "lambda",
         "opponent",
+        "encoding",
     ];
     let (pos, opts) = parse(args, &flags)?;
     let [preset] = pos.as_slice() else {
@@ -162,6 +163,7 @@ fn train(args: &[String]) -> Result<(), String> {
             "alpha" => o.alpha = value(k, v)?,
             "lambda" => o.lambda = value(k, v)?,
             "opponent" => o.opponent = Some(v.clone()),
+            "encoding" => o.encoding = v.parse().map_err(|e: pachisi::Error| e.to_string())?,
             _ => unreachable!("parse accepts only the listed flags"),
         }
     }

@@ -1,8 +1,9 @@
 //! A small dense network for learned evaluators: one hidden layer of sigmoid units, one sigmoid
 //! output per seat (its win probability), `f32` weights in a compact versioned file format.
 //!
-//! The input is the reinforcement-learning observation of a position ([`crate::rl::Encoder`]),
-//! seen from the seat to move; output `k` is the win probability of the seat `k` places after
+//! The input is an encoding of a position seen from the seat to move (the header's `encoding`:
+//! the reinforcement-learning observation, or the `features` encoding of
+//! `players::TdInput`); output `k` is the win probability of the seat `k` places after
 //! it in turn order. The forward pass skips zero inputs (most of an observation is zeros), so a
 //! position costs about `nonzero inputs x hidden` multiply-adds.
 //!
@@ -72,6 +73,14 @@ pub struct NetworkInfo {
     /// The training options, as the trainer recorded them (free-form).
     #[serde(default)]
     pub training: serde_json::Value,
+    /// The input encoding the network reads (`players::InputEncoding`); files without it read
+    /// the plain observation.
+    #[serde(default)]
+    pub encoding: crate::players::InputEncoding,
+    /// The scale of each evaluator feature in the `features` encoding (empty for the plain
+    /// observation).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub feature_scales: Vec<f32>,
 }
 
 impl NetworkInfo {
@@ -85,6 +94,8 @@ impl NetworkInfo {
             games: 0,
             seed: 0,
             training: serde_json::Value::Null,
+            encoding: crate::players::InputEncoding::Observation,
+            feature_scales: Vec::new(),
         }
     }
 }

@@ -51,6 +51,7 @@ mod rollout;
 mod run;
 mod spec;
 mod td;
+mod td_input;
 
 pub use eval::{Evaluate, Feature, MAX_FEATURES, feature_names, features, static_values};
 pub use rollout::{Evaluation, HintRow, RolloutOptions, evaluate, hint};
@@ -60,6 +61,7 @@ pub use td::{
     CurvePoint, TrainOptions, TrainProgress, Trainer, register_network, registered_network,
     shipped_network,
 };
+pub use td_input::{InputEncoding, TdInput, measure_feature_scales};
 
 pub(crate) use eval::Evaluator;
 pub(crate) use run::{DiceStreams, GameStats, in_pool, play_out};

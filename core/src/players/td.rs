@@ -2,9 +2,9 @@
 //! `td` player plays the play whose resulting position it values best (`td:depth=2` searches
 //! with expectimax over it).
 //!
-//! The network's input is the reinforcement-learning observation of the position
-//! ([`crate::rl::Encoder::write_observation`]) from the seat to move (at a chance node, the seat
-//! about to roll); output `k` is the estimated win probability of the seat `k` places after it.
+//! The network's input is an encoding of the position ([`super::TdInput`]: the `features`
+//! encoding for networks trained now, the plain reinforcement-learning observation for older
+//! files) from the seat to move (at a chance node, the seat about to roll); output `k` is the estimated win probability of the seat `k` places after it.
 //! Partners' outputs are averaged into their side's, and the sides' values are normalised to
 //! sum to 1 before a player compares them.
 //!
@@ -23,11 +23,11 @@
 //! ```
 
 use super::eval::Evaluator;
+use super::td_input::{InputEncoding, TdInput, measure_feature_scales};
 use super::{Evaluate, Player, PlayerKind, SystemWork, choose_typed, with_system};
 use crate::dice::rng_from_seed;
 use crate::nn::{Network, NetworkInfo};
 use crate::play::Play;
-use crate::rl::Encoder;
 use crate::rules::Rules;
 use crate::sim::game_seed;
 use crate::system::{Node, Orders, RuleSystem};
@@ -124,9 +124,7 @@ fn is_preset<R: RuleSystem>(sys: &R, preset: &str) -> bool {
 
 /// The shipped network for `sys`: its preset's, else one of the same system that fits.
 fn default_network<R: Evaluate>(sys: &R) -> Option<Arc<Network>> {
-    let fits = |n: &Network| {
-        n.inputs() == Encoder::new(sys).observation_size() && n.outputs() == sys.seats() as usize
-    };
+    let fits = |n: &Network| input_for(sys, n).is_some() && n.outputs() == sys.seats() as usize;
     for (preset, _) in SHIPPED {
         if is_preset(sys, preset) {
             return shipped_network(preset).filter(|n| fits(n));
@@ -184,19 +182,26 @@ thread_local! {
     static SCRATCH: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
 }
 
+/// The input encoder of `net` in `sys`: `None` when the network's header names scales that do
+/// not fit, or its input size is not the encoding's.
+fn input_for<R: Evaluate>(sys: &R, net: &Network) -> Option<TdInput<R>> {
+    TdInput::new(sys, net.info.encoding, &net.info.feature_scales)
+        .ok()
+        .filter(|i| i.size() == net.inputs())
+}
+
 /// A network with the encoder of one system: an evaluator of positions.
 #[derive(Clone, Debug)]
 pub(crate) struct NetEval<R: Evaluate> {
     net: Arc<Network>,
-    enc: Encoder<R>,
+    enc: TdInput<R>,
 }
 
 impl<R: Evaluate> NetEval<R> {
     /// `None` when the network's input or output size does not fit `sys`.
     pub fn new(sys: &R, net: Arc<Network>) -> Option<NetEval<R>> {
-        let enc = Encoder::new(sys);
-        (net.inputs() == enc.observation_size() && net.outputs() == sys.seats() as usize)
-            .then_some(NetEval { net, enc })
+        let enc = input_for(sys, &net)?;
+        (net.outputs() == sys.seats() as usize).then_some(NetEval { net, enc })
     }
 
     /// The network's raw output per seat (not normalised): the win probability it gives each.
@@ -209,7 +214,7 @@ impl<R: Evaluate> NetEval<R> {
             let (h, y) = rest.split_at_mut(nh);
             let sys = self.enc.system();
             let observer = sys.to_move(s);
-            self.enc.write_observation(s, &[], observer, x);
+            self.enc.write(s, observer, x);
             self.net.forward(x, h, y);
             let seats = sys.seats() as usize;
             let mut out = [0.0; 4];
@@ -269,6 +274,9 @@ pub struct TrainOptions {
     /// Train against this player (a spec) rather than by self-play: the network plays one seat
     /// (and its partners), rotating with the game number; every position still trains it.
     pub opponent: Option<String>,
+    /// The input encoding of a new network (a resumed one keeps its own).
+    #[serde(default)]
+    pub encoding: InputEncoding,
     /// Deals of each learning-curve tournament (against `greedy`, seats rotated).
     pub eval_deals: usize,
     /// Worker threads of the learning-curve tournaments (`None`: all cores). The training games
@@ -286,6 +294,7 @@ impl TrainOptions {
             alpha: 0.1,
             lambda: 0.7,
             opponent: None,
+            encoding: InputEncoding::Features,
             eval_deals: 200,
             threads: None,
         }
@@ -354,7 +363,7 @@ impl Trainer {
     /// A trainer with a new network (random weights from the seed).
     pub fn new(options: TrainOptions) -> Result<Trainer> {
         let rules = Rules::preset(&options.preset)?;
-        let (inputs, seats) = with_system(&rules, Shape)?;
+        let (inputs, seats, scales) = with_system(&rules, Shape(options.encoding, None))??;
         if !(1..=crate::nn::MAX_HIDDEN).contains(&options.hidden) {
             return Err(Error::InvalidArgument(format!(
                 "`hidden` must be 1..={}, got {}",
@@ -364,6 +373,8 @@ impl Trainer {
         }
         let mut info = NetworkInfo::new(&options.preset, inputs, options.hidden, seats);
         info.seed = options.seed;
+        info.encoding = options.encoding;
+        info.feature_scales = scales;
         let net = Network::random(info, options.seed);
         Trainer::resume(options, net)
     }
@@ -372,7 +383,8 @@ impl Trainer {
     /// on. The network must be of the options' preset.
     pub fn resume(options: TrainOptions, mut net: Network) -> Result<Trainer> {
         let rules = Rules::preset(&options.preset)?;
-        let (inputs, seats) = with_system(&rules, Shape)?;
+        let shape = Shape(net.info.encoding, Some(net.info.feature_scales.clone()));
+        let (inputs, seats, _) = with_system(&rules, shape)??;
         if net.info.preset != options.preset || net.inputs() != inputs || net.outputs() != seats {
             return Err(Error::InvalidPlayer(format!(
                 "the network was trained for `{}` ({} inputs, {} outputs), not `{}` ({inputs} \
@@ -480,12 +492,19 @@ impl Trainer {
     }
 }
 
-/// The observation size and seat count of a system.
-struct Shape;
+/// The input size of an encoding, the seat count and the feature scales of a system (the
+/// scales given, else measured for a new network).
+struct Shape(InputEncoding, Option<Vec<f32>>);
 impl SystemWork for Shape {
-    type Output = (usize, usize);
-    fn run<R: Evaluate>(self, sys: &R) -> (usize, usize) {
-        (Encoder::new(sys).observation_size(), sys.seats() as usize)
+    type Output = Result<(usize, usize, Vec<f32>)>;
+    fn run<R: Evaluate>(self, sys: &R) -> Self::Output {
+        let scales = match (self.0, self.1) {
+            (InputEncoding::Observation, _) => Vec::new(),
+            (_, Some(given)) => given,
+            (_, None) => measure_feature_scales(sys, 1),
+        };
+        let input = TdInput::new(sys, self.0, &scales)?;
+        Ok((input.size(), sys.seats() as usize, scales))
     }
 }
 
@@ -508,7 +527,7 @@ struct TrainWork<'a, F> {
 impl<F: FnMut(&TrainProgress) -> bool> SystemWork for TrainWork<'_, F> {
     type Output = Result<()>;
     fn run<R: Evaluate>(self, sys: &R) -> Result<()> {
-        let mut td = Td::new(sys, self.net, self.options);
+        let mut td = Td::new(sys, self.net, self.options)?;
         let start = Instant::now();
         let mut last = start;
         let mut plays = 0u64;
@@ -535,7 +554,7 @@ impl<F: FnMut(&TrainProgress) -> bool> SystemWork for TrainWork<'_, F> {
 /// The state of TD(λ) training in one system: traces per seat and scratch buffers.
 struct Td<'s, R: Evaluate> {
     sys: &'s R,
-    enc: Encoder<R>,
+    enc: TdInput<R>,
     seats: usize,
     /// Per seat, the trace of every parameter (laid out as the network's `w1, b1, w2, b2`).
     traces: Vec<Vec<f32>>,
@@ -549,11 +568,13 @@ struct Td<'s, R: Evaluate> {
 }
 
 impl<'s, R: Evaluate> Td<'s, R> {
-    fn new(sys: &'s R, net: &Network, _options: &TrainOptions) -> Td<'s, R> {
+    fn new(sys: &'s R, net: &Network, _options: &TrainOptions) -> Result<Td<'s, R>> {
         let seats = sys.seats() as usize;
-        Td {
+        let enc = input_for(sys, net)
+            .ok_or_else(|| Error::InvalidPlayer("the network does not fit its preset".into()))?;
+        Ok(Td {
             sys,
-            enc: Encoder::new(sys),
+            enc,
             seats,
             traces: vec![vec![0.0; net.parameters()]; seats],
             x: vec![0.0; net.inputs()],
@@ -561,13 +582,13 @@ impl<'s, R: Evaluate> Td<'s, R> {
             y: vec![0.0; net.outputs()],
             plays: Vec::new(),
             rows: Vec::new(),
-        }
+        })
     }
 
     /// Runs the network at `s` (into `x`, `h`, `y`) and returns the output per seat.
     fn forward(&mut self, net: &Network, s: &R::State) -> (u8, [f32; 4]) {
         let observer = self.sys.to_move(s);
-        self.enc.write_observation(s, &[], observer, &mut self.x);
+        self.enc.write(s, observer, &mut self.x);
         net.forward(&self.x, &mut self.h, &mut self.y);
         let mut out = [0.0; 4];
         for (k, &v) in self.y.iter().enumerate().take(self.seats) {
@@ -755,7 +776,8 @@ mod tests {
         for preset in crate::rules::VARIANTS {
             let net = shipped_network(preset).expect(preset);
             let rules = Rules::preset(preset).unwrap();
-            let (inputs, seats) = with_system(&rules, Shape).unwrap();
+            let shape = Shape(net.info.encoding, Some(net.info.feature_scales.clone()));
+            let (inputs, seats, _) = with_system(&rules, shape).unwrap().unwrap();
             assert_eq!((net.inputs(), net.outputs()), (inputs, seats), "{preset}");
         }
     }
