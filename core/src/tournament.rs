@@ -74,6 +74,10 @@ pub struct TournamentGame {
     pub rolls: u32,
     /// Pieces captured.
     pub captures: u32,
+    /// What the win is worth (backgammon: 1, 2 for a gammon, 3 for a backgammon, times the
+    /// cube; 1 in the other games; 0 when truncated).
+    #[serde(default)]
+    pub points: u32,
 }
 
 /// How one player did.
@@ -101,6 +105,15 @@ pub struct Standing {
     pub decisions: u64,
     /// Seconds it spent choosing (wall clock on its worker thread; not reproducible).
     pub seconds: f64,
+    /// Points per game: in each game, the points of the win ([`TournamentGame::points`]) times
+    /// `(won - fair) * sides / (sides - 1)`, `won` being 1 when its side (or one of its sides)
+    /// won: with two sides, `+points` for a win and `-points` for a loss, GNU Backgammon's
+    /// "points per game" of cubeless play; an equally strong player's expectation is 0.
+    #[serde(default)]
+    pub points_per_game: f64,
+    /// The 95% interval of `points_per_game` (normal approximation, `1.96` standard errors).
+    #[serde(default)]
+    pub points_ci: (f64, f64),
 }
 
 /// The result of a tournament.
@@ -230,6 +243,7 @@ pub fn tournament(rules: &Rules, options: &TournamentOptions) -> Result<Tourname
                             winners: outcome.map_or(0, |o| o.winners),
                             rolls: stats.rolls,
                             captures: stats.captures,
+                            points: outcome.map_or(0, |o| o.points),
                         };
                         (game, stats)
                     })
@@ -277,11 +291,39 @@ fn standings(
     let mut decisions = vec![0u64; n_players];
     let mut seconds = vec![0.0; n_players];
     let mut seat_wins = vec![0usize; seats as usize];
+    // Per player, each game's points won (see `Standing::points_per_game`), summed and squared.
+    let mut points = vec![(0.0f64, 0.0f64); n_players];
+    let n_sides = {
+        let mut v: Vec<u16> = teams.to_vec();
+        v.sort_unstable();
+        v.dedup();
+        v.len().max(2) as f64
+    };
     for (g, stats) in &played {
         let seating = &seatings[g.rotation as usize];
         for (p, w) in wins.iter_mut().enumerate() {
             let won = (0..seats).any(|s| seating[s as usize] == p && g.winners & (1 << s) != 0);
             *w += won as usize;
+        }
+        if g.winners != 0 {
+            for (p, pt) in points.iter_mut().enumerate() {
+                let won = (0..seats).any(|s| seating[s as usize] == p && g.winners & (1 << s) != 0);
+                let on = (0..seats)
+                    .filter(|&s| seating[s as usize] == p)
+                    .map(|s| teams[s as usize])
+                    .fold(Vec::new(), |mut v: Vec<u16>, t| {
+                        if !v.contains(&t) {
+                            v.push(t);
+                        }
+                        v
+                    })
+                    .len() as f64;
+                let fair = on / n_sides;
+                let x = f64::from(g.points.max(1)) * (f64::from(u8::from(won)) - fair) * n_sides
+                    / (n_sides - 1.0);
+                pt.0 += x;
+                pt.1 += x * x;
+            }
         }
         for (s, &p) in seating.iter().enumerate() {
             decisions[p] += stats.decisions[s & 3] as u64;
@@ -322,6 +364,8 @@ fn standings(
             rating: ratings[p],
             decisions: decisions[p],
             seconds: seconds[p],
+            points_per_game: if n == 0 { 0.0 } else { points[p].0 / n as f64 },
+            points_ci: mean_interval(points[p].0, points[p].1, n),
         })
         .collect();
     TournamentResult {
@@ -336,6 +380,23 @@ fn standings(
             .map(|&w| if n == 0 { 0.0 } else { w as f64 / n as f64 })
             .collect(),
     }
+}
+
+/// The 95% interval (normal approximation) of a mean from the sum and the sum of squares of
+/// `n` values.
+fn mean_interval(sum: f64, squares: f64, n: usize) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 0.0);
+    }
+    let nf = n as f64;
+    let mean = sum / nf;
+    let var = if n > 1 {
+        ((squares - sum * sum / nf) / (nf - 1.0)).max(0.0)
+    } else {
+        0.0
+    };
+    let half = 1.96 * (var / nf).sqrt();
+    (mean - half, mean + half)
 }
 
 /// Luce strengths on the Elo scale: P(seat s wins) = γ(player at s) / Σ γ over the seats (the
@@ -449,6 +510,15 @@ impl TournamentResult {
             .map(|w| format!("{:.1}%", 100.0 * w))
             .collect();
         out.push_str(&format!("seat win rates: {}\n", seat.join(" ")));
+        // Points differ from wins only where a win can be worth more than one (backgammon).
+        if self.games.iter().any(|g| g.points > 1) {
+            for s in &self.standings {
+                out.push_str(&format!(
+                    "{}: {:+.3} points per game (95% interval {:+.3} to {:+.3})\n",
+                    s.player, s.points_per_game, s.points_ci.0, s.points_ci.1
+                ));
+            }
+        }
         out
     }
 }
@@ -536,4 +606,55 @@ pub fn simulate_lineup_controlled(
     }
     crate::sim::worker_threads(threads)?;
     crate::players::with_system(rules, Run(lineup, games, seed, threads, control))?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(rotation: u32, winners: u16, points: u32) -> (TournamentGame, GameStats) {
+        let g = TournamentGame {
+            deal: 0,
+            rotation,
+            winners,
+            rolls: 1,
+            captures: 0,
+            points,
+        };
+        (g, GameStats::default())
+    }
+
+    #[test]
+    fn points_per_game_count_gammons_and_sum_to_zero() {
+        let players: Vec<PlayerSpec> = vec!["greedy".parse().unwrap(), "random".parse().unwrap()];
+        let seatings = vec![vec![0, 1], vec![1, 0]];
+        // greedy wins a gammon (seat 0, rotation 0), loses a single game (rotation 1: seat 1 is
+        // greedy, seat 0 wins), wins a backgammon, and one game is truncated.
+        let played = vec![
+            game(0, 0b01, 2),
+            game(1, 0b01, 1),
+            game(1, 0b10, 3),
+            game(0, 0, 0),
+        ];
+        let r = standings("backgammon", 2, &[0b01, 0b10], players, seatings, played);
+        let (g, x) = (&r.standings[0], &r.standings[1]);
+        assert_eq!(g.points_per_game, (2.0 - 1.0 + 3.0 + 0.0) / 4.0);
+        assert_eq!(x.points_per_game, -g.points_per_game);
+        assert!(g.points_ci.0 < g.points_per_game && g.points_per_game < g.points_ci.1);
+        assert!(r.summary().contains("points per game"));
+    }
+
+    #[test]
+    fn points_per_game_weigh_a_win_against_the_sides_a_player_holds() {
+        // td holds one of four sides, greedy three: a game td wins is worth +1 to td, one it
+        // loses -1/3; greedy's points are the opposite, so the two sum to 0.
+        let players: Vec<PlayerSpec> = vec!["td".parse().unwrap(), "greedy".parse().unwrap()];
+        let seatings = vec![vec![0, 1, 1, 1]];
+        let played = vec![game(0, 0b0001, 1), game(0, 0b0100, 1), game(0, 0b1000, 1)];
+        let teams = [0b0001, 0b0010, 0b0100, 0b1000];
+        let r = standings("parcheesi", 4, &teams, players, seatings, played);
+        let (td, greedy) = (&r.standings[0], &r.standings[1]);
+        assert!((td.points_per_game - (1.0 - 1.0 / 3.0 - 1.0 / 3.0) / 3.0).abs() < 1e-12);
+        assert!((td.points_per_game + greedy.points_per_game).abs() < 1e-12);
+    }
 }

@@ -118,6 +118,21 @@ def test_evaluate_by_rollouts_and_statically(real_variant: str) -> None:
         g.evaluate(rollouts=5, policy="nobody")
 
 
+def test_tournament_points_per_game_count_gammons() -> None:
+    r = pachisi.tournament("backgammon", ["greedy", "random"], deals=20, seed=3)
+    g, x = r.standing("greedy"), r.standing("random")
+    assert g["points_per_game"] == pytest.approx(-x["points_per_game"])
+    total = 0
+    for pts, winners, rot in zip(r.points, r.winners, r.rotation):
+        seat = r.seatings[int(rot)].index(0)  # greedy is player 0
+        if winners:
+            total += int(pts) if winners & (1 << seat) else -int(pts)
+    assert g["points_per_game"] == pytest.approx(total / r.games)
+    assert r.points.max() >= 2  # greedy gammons random in some of 40 games
+    assert "points per game" in r.summary()
+    assert isinstance(r.to_dict()["standings"][0]["points_ci"], list)
+
+
 def test_tournament_names_deals_when_given_games() -> None:
     with pytest.raises(TypeError, match="deals=N, not games=N"):
         pachisi.tournament("backgammon", ["greedy", "random"], games=10, seed=1)
@@ -133,6 +148,9 @@ def test_tournament_result_and_table() -> None:
     assert g["seats"] == 1 and g["fair"] == pytest.approx(0.25)
     lo, hi = g["win_rate_ci"]
     assert lo <= g["win_rate"] <= hi
+    lo, hi = g["points_ci"]
+    assert lo <= g["points_per_game"] <= hi
+    assert r.points.shape == (20,) and set(r.points.tolist()) <= {0, 1}
     text = r.summary()
     assert "greedy" in text and "95% interval" in text and str(r) == text
     assert "<table>" in r._repr_html_() and "TournamentResult" in repr(r)

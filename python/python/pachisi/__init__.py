@@ -498,9 +498,12 @@ class TournamentResult:
 
     ``standings``: one dict per player (``player`` spec, ``seats`` it holds, ``games``,
     ``wins``, ``win_rate`` with its 95% Wilson interval ``win_rate_ci``, ``fair``: the win rate
-    of an equally strong player, ``rating`` on the Elo scale, ``decisions`` and ``seconds``);
-    ``seatings``: per rotation, the player index in each seat; per-game numpy arrays ``deal``,
-    ``rotation``, ``winners`` (bit mask), ``rolls``, ``captures``; ``seat_win_rate``.
+    of an equally strong player, ``rating`` on the Elo scale, ``decisions`` and ``seconds``,
+    ``points_per_game`` with its 95% interval ``points_ci``: each game's points (backgammon:
+    gammons count 2, backgammons 3) won, +points for a win and -points for a loss with two
+    sides); ``seatings``: per rotation, the player index in each seat; per-game numpy arrays
+    ``deal``, ``rotation``, ``winners`` (bit mask), ``rolls``, ``captures``, ``points`` (what the
+    win was worth, 0 when truncated); ``seat_win_rate``.
     ``summary()`` is the table, ``str(result)`` prints it.
     """
 
@@ -515,6 +518,7 @@ class TournamentResult:
         self.standings: List[Dict[str, Any]] = [dict(s) for s in r["standings"]]
         for s in self.standings:
             s["win_rate_ci"] = tuple(s["win_rate_ci"])
+            s["points_ci"] = tuple(s["points_ci"])
         self.seat_win_rate: List[float] = list(r["seat_win_rate"])
         games = r["games"]
         self.deal: np.ndarray = np.array([g["deal"] for g in games], dtype=np.uint64)
@@ -522,6 +526,7 @@ class TournamentResult:
         self.winners: np.ndarray = np.array([g["winners"] for g in games], dtype=np.uint16)
         self.rolls: np.ndarray = np.array([g["rolls"] for g in games], dtype=np.uint32)
         self.captures: np.ndarray = np.array([g["captures"] for g in games], dtype=np.uint32)
+        self.points: np.ndarray = np.array([g["points"] for g in games], dtype=np.uint32)
         self._summary: str = raw["summary"]
 
     @property
@@ -555,7 +560,10 @@ class TournamentResult:
             "games": self.games,
             "players": self.players,
             "seatings": self.seatings,
-            "standings": [dict(s, win_rate_ci=list(s["win_rate_ci"])) for s in self.standings],
+            "standings": [
+                dict(s, win_rate_ci=list(s["win_rate_ci"]), points_ci=list(s["points_ci"]))
+                for s in self.standings
+            ],
             "seat_win_rate": self.seat_win_rate,
         }
 
