@@ -4,6 +4,7 @@
 //! pachisi train <preset> [--games N] [--seed S] [--threads T] [--out FILE] [--resume FILE]
 //!                        [--eval-every K] [--eval-deals D] [--curve FILE] [--hidden H]
 //!                        [--alpha A] [--lambda L] [--opponent SPEC] [--encoding E]
+//!                        [--max-points P]
 //! pachisi tournament <preset> <deals> <seed> <spec>... [--threads T]
 //! ```
 //!
@@ -26,6 +27,7 @@ const USAGE: &str = "usage:
   pachisi train <preset> [--games N] [--seed S] [--threads T] [--out FILE] [--resume FILE]
                          [--eval-every K] [--eval-deals D] [--curve FILE] [--hidden H]
                          [--alpha A] [--lambda L] [--opponent SPEC] [--encoding E]
+                         [--max-points P]
   pachisi tournament <preset> <deals> <seed> <spec>... [--threads T]";
 
 fn main() -> ExitCode {
@@ -138,6 +140,7 @@ fn train(args: &[String]) -> Result<(), String> {
         "lambda",
         "opponent",
         "encoding",
+        "max-points",
     ];
     let (pos, opts) = parse(args, &flags)?;
     let [preset] = pos.as_slice() else {
@@ -163,6 +166,7 @@ fn train(args: &[String]) -> Result<(), String> {
             "alpha" => o.alpha = value(k, v)?,
             "lambda" => o.lambda = value(k, v)?,
             "opponent" => o.opponent = Some(v.clone()),
+            "max-points" => o.max_points = value(k, v)?,
             "encoding" => o.encoding = v.parse().map_err(|e: pachisi::Error| e.to_string())?,
             _ => unreachable!("parse accepts only the listed flags"),
         }

@@ -242,6 +242,14 @@ impl<R: Evaluate> NetEval<R> {
             total += *v;
         }
         let mut out = [0.0; 4];
+        if ev.sides() == 2 {
+            // Two sides: half a point plus half the difference, so that a network trained on
+            // points (`TrainOptions::max_points`) maximises the points it expects to win.
+            for (o, &sd) in out.iter_mut().zip(side_of).take(seats) {
+                *o = (0.5 + (side[sd] - side[1 - sd]) / 2.0).clamp(0.0, 1.0);
+            }
+            return out;
+        }
         for (o, &sd) in out.iter_mut().zip(side_of).take(seats) {
             *o = if total > 0.0 {
                 side[sd] / total
@@ -274,6 +282,13 @@ pub struct TrainOptions {
     /// Train against this player (a spec) rather than by self-play: the network plays one seat
     /// (and its partners), rotating with the game number; every position still trains it.
     pub opponent: Option<String>,
+    /// What a win is worth to the network: the final target of a winner is
+    /// `min(points, max_points) / max_points` (0 for the others), so with `max_points` 3 in
+    /// backgammon a gammon (2 points) teaches 2/3 and a backgammon 1, and the outputs estimate
+    /// the points a seat wins (over 3) rather than its chance to win. 1 (the default except in
+    /// backgammon) learns wins alone.
+    #[serde(default = "one")]
+    pub max_points: u32,
     /// The input encoding of a new network (a resumed one keeps its own).
     #[serde(default)]
     pub encoding: InputEncoding,
@@ -295,10 +310,15 @@ impl TrainOptions {
             lambda: 0.7,
             opponent: None,
             encoding: InputEncoding::Features,
+            max_points: if preset == "backgammon" { 3 } else { 1 },
             eval_deals: 200,
             threads: None,
         }
     }
+}
+
+fn one() -> u32 {
+    1
 }
 
 /// One point of the learning curve: the network's win rate against `greedy`.
@@ -401,6 +421,11 @@ impl Trainer {
         {
             return Err(Error::InvalidArgument(
                 "`alpha` must be > 0 and `lambda` in 0..=1".into(),
+            ));
+        }
+        if options.max_points == 0 {
+            return Err(Error::InvalidArgument(
+                "`max_points` must be at least 1".into(),
             ));
         }
         if let Some(o) = &options.opponent {
@@ -741,8 +766,10 @@ impl<'s, R: Evaluate> Td<'s, R> {
             let next = if sys.node(&s) == Node::Over {
                 let mut t = [0.0f32; 4];
                 if let Some(o) = sys.outcome(&s) {
+                    let max = options.max_points.max(1);
+                    let worth = o.points.clamp(1, max) as f32 / max as f32;
                     for (seat, v) in t.iter_mut().enumerate().take(self.seats) {
-                        *v = f32::from(u8::from(o.is_winner(seat as u8)));
+                        *v = if o.is_winner(seat as u8) { worth } else { 0.0 };
                     }
                 }
                 t
