@@ -216,6 +216,26 @@ def test_openspiel_games_pass_random_sim_test():
     assert str(back) == str(state)
 
 
+def test_openspiel_games_take_the_observation_parameter():
+    pyspiel = pytest.importorskip("pyspiel")
+    import pachisi.openspiel  # noqa: F401
+
+    params = {"options": '{"seats": 2}', "observation": "features"}
+    game = pyspiel.load_game("pachisi_parcheesi", params)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    d = pachisi.RlGame("parcheesi", observation="features", seats=2).observation_size
+    state = game.new_initial_state()
+    state.apply_action(0)
+    obs = game.make_py_observer()
+    obs.set_from(state, 0)
+    assert obs.tensor.shape == (d,)
+    assert "occupancy_units" in obs.dict and "occupancy" not in obs.dict
+    back = game.deserialize_state(state.serialize())
+    assert back._rl.observation_kind == "features"
+    plain = pyspiel.load_game("pachisi_parcheesi", {"options": '{"seats": 2}'})
+    assert "occupancy" in plain.make_py_observer().dict
+
+
 def test_openspiel_mcts_plays_parcheesi():
     pyspiel = pytest.importorskip("pyspiel")
     from open_spiel.python.algorithms import mcts
