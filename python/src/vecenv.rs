@@ -7,14 +7,18 @@ use crate::errors::{Kind, guard, guard_ok, new_err};
 use crate::players::PolicyArg;
 use crate::rules::rules_from;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
-use pachisi::rl::Encoding;
-use pachisi::rl::env::{AnyGame, Outputs, VecEnv, new_game};
+use pachisi::rl::env::{AnyGame, Outputs, VecEnv, new_game_with_observation};
+use pachisi::rl::{Encoding, Observation};
 use pachisi::{Node, Policy};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
 fn encoding_from(text: &str) -> PyResult<Encoding> {
     guard(|| text.parse::<Encoding>())
+}
+
+fn observation_from(text: &str) -> PyResult<Observation> {
+    guard(|| text.parse::<Observation>())
 }
 
 fn encoding_name(e: Encoding) -> &'static str {
@@ -42,8 +46,12 @@ fn views_list<'py>(py: Python<'py>, views: &[pachisi::rl::View]) -> PyResult<Bou
     Ok(out)
 }
 
-/// ``VecEnv(preset, num_envs, seed=0, encoding="step", max_decisions=None, **options)``: many
-/// games stepped together in Rust across cores, the GIL released for the whole call.
+/// ``VecEnv(preset, num_envs, seed=0, encoding="step", max_decisions=None, *,
+/// observation="plain", **options)``: many games stepped together in Rust across cores, the GIL
+/// released for the whole call.
+///
+/// ``observation="features"`` writes the ``td`` networks' input encoding instead of the plain
+/// observation (``docs/RL.md``); its feature scales are measured once, here.
 ///
 /// ``reset(seed=None) -> (obs, info)`` and ``step(actions) -> (obs, rewards, terminated,
 /// truncated, info)`` follow Gymnasium's vector API: ``obs`` is ``float32[N, D]`` from the seat to
@@ -117,8 +125,9 @@ impl PyVecEnv {
 #[pymethods]
 impl PyVecEnv {
     #[new]
-    #[pyo3(signature = (preset, num_envs, seed=0, encoding="step", max_decisions=None, **options),
-           text_signature = "(preset, num_envs, seed=0, encoding='step', max_decisions=None, **options)")]
+    #[pyo3(signature = (preset, num_envs, seed=0, encoding="step", max_decisions=None, *, observation="plain", **options),
+           text_signature = "(preset, num_envs, seed=0, encoding='step', max_decisions=None, *, observation='plain', **options)")]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         preset: &Bound<'_, PyAny>,
@@ -126,12 +135,15 @@ impl PyVecEnv {
         seed: u64,
         encoding: &str,
         max_decisions: Option<u32>,
+        observation: &str,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let rules = rules_from(preset, options)?;
         let enc = encoding_from(encoding)?;
-        let env =
-            py.detach(|| guard(|| VecEnv::new(&rules, num_envs, seed, enc, max_decisions)))?;
+        let kind = observation_from(observation)?;
+        let env = py.detach(|| {
+            guard(|| VecEnv::new_with_observation(&rules, num_envs, seed, enc, kind, max_decisions))
+        })?;
         let (n, d, a, p) = (
             env.num_envs(),
             env.observation_size(),
@@ -180,6 +192,11 @@ impl PyVecEnv {
     #[getter]
     fn encoding(&self) -> &'static str {
         encoding_name(self.encoding)
+    }
+    /// The observation's name: ``"plain"`` or ``"features"``.
+    #[getter]
+    fn observation_kind(&self) -> &'static str {
+        self.env.observation().name()
     }
     /// The observation's views: ``[(name, offset, shape), ...]``.
     fn views<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
@@ -272,8 +289,12 @@ impl PyVecEnv {
     }
 
     fn __repr__(&self) -> String {
+        let kind = match self.env.observation() {
+            Observation::Plain => String::new(),
+            other => format!(", observation={:?}", other.name()),
+        };
         format!(
-            "VecEnv(num_envs={}, encoding={:?}, observation_size={}, num_actions={})",
+            "VecEnv(num_envs={}, encoding={:?}{kind}, observation_size={}, num_actions={})",
             self.env.num_envs(),
             encoding_name(self.encoding),
             self.env.observation_size(),
@@ -282,8 +303,12 @@ impl PyVecEnv {
     }
 }
 
-/// ``RlGame(preset, encoding="step", seed=0, auto_chance=True, **options)``: one game seen
-/// through action ids, observation vectors and (with ``auto_chance=False``) explicit chance.
+/// ``RlGame(preset, encoding="step", seed=0, auto_chance=True, *, observation="plain",
+/// **options)``: one game seen through action ids, observation vectors and (with
+/// ``auto_chance=False``) explicit chance.
+///
+/// ``observation="features"`` writes the ``td`` networks' input encoding instead of the plain
+/// observation (``docs/RL.md``); its feature scales are measured once, here, and shared by copies.
 ///
 /// What the Gymnasium, PettingZoo and OpenSpiel adapters are written on. Copies with
 /// ``copy.deepcopy`` and pickles (position, steps taken and generator).
@@ -297,18 +322,22 @@ pub struct PyRlGame {
 #[pymethods]
 impl PyRlGame {
     #[new]
-    #[pyo3(signature = (preset, encoding="step", seed=0, auto_chance=true, **options),
-           text_signature = "(preset, encoding='step', seed=0, auto_chance=True, **options)")]
+    #[pyo3(signature = (preset, encoding="step", seed=0, auto_chance=true, *, observation="plain", **options),
+           text_signature = "(preset, encoding='step', seed=0, auto_chance=True, *, observation='plain', **options)")]
     fn new(
+        py: Python<'_>,
         preset: &Bound<'_, PyAny>,
         encoding: &str,
         seed: u64,
         auto_chance: bool,
+        observation: &str,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let rules = rules_from(preset, options)?;
         let enc = encoding_from(encoding)?;
-        let inner = guard(|| new_game(&rules, enc, seed, auto_chance))?;
+        let kind = observation_from(observation)?;
+        let inner = py
+            .detach(|| guard(|| new_game_with_observation(&rules, enc, kind, seed, auto_chance)))?;
         Ok(PyRlGame {
             inner,
             auto_chance,
@@ -330,6 +359,11 @@ impl PyRlGame {
     #[getter]
     fn encoding(&self) -> &'static str {
         encoding_name(self.inner.encoding())
+    }
+    /// The observation's name: ``"plain"`` or ``"features"``.
+    #[getter]
+    fn observation_kind(&self) -> &'static str {
+        self.inner.observation().name()
     }
     /// Whether the game rolls for the players.
     #[getter]
@@ -497,7 +531,8 @@ impl PyRlGame {
     fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyRlGame {
         self.clone()
     }
-    /// Pickling: the rules, the encoding, ``auto_chance`` and ``state_json()``.
+    /// Pickling: the rules, the encoding, ``auto_chance``, ``state_json()`` and, when not the
+    /// plain one, the observation's name.
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
@@ -505,24 +540,32 @@ impl PyRlGame {
         let this = slf.borrow();
         let cls = py.get_type::<PyRlGame>();
         let f = cls.getattr("_restore")?;
-        let args = PyTuple::new(
-            py,
-            [
-                this.inner.rules().to_json(),
-                encoding_name(this.inner.encoding()).to_string(),
-                this.auto_chance.to_string(),
-                this.inner.to_json(),
-            ],
-        )?;
-        Ok((f, args))
+        let mut args = vec![
+            this.inner.rules().to_json(),
+            encoding_name(this.inner.encoding()).to_string(),
+            this.auto_chance.to_string(),
+            this.inner.to_json(),
+        ];
+        if this.inner.observation() != Observation::Plain {
+            args.push(this.inner.observation().name().to_string());
+        }
+        Ok((f, PyTuple::new(py, args)?))
     }
     /// Rebuilds a pickled game.
     #[staticmethod]
-    fn _restore(rules: &str, encoding: &str, auto_chance: &str, state: &str) -> PyResult<Self> {
+    #[pyo3(signature = (rules, encoding, auto_chance, state, observation="plain"))]
+    fn _restore(
+        rules: &str,
+        encoding: &str,
+        auto_chance: &str,
+        state: &str,
+        observation: &str,
+    ) -> PyResult<Self> {
         let rules = guard(|| pachisi::Rules::from_json(rules))?;
         let enc = encoding_from(encoding)?;
+        let kind = observation_from(observation)?;
         let auto = auto_chance == "true";
-        let mut inner = guard(|| new_game(&rules, enc, 0, auto))?;
+        let mut inner = guard(|| new_game_with_observation(&rules, enc, kind, 0, auto))?;
         guard(|| inner.load_json(state))?;
         Ok(PyRlGame {
             inner,
@@ -531,8 +574,12 @@ impl PyRlGame {
         })
     }
     fn __repr__(&self) -> String {
+        let kind = match self.inner.observation() {
+            Observation::Plain => String::new(),
+            other => format!(", observation={:?}", other.name()),
+        };
         format!(
-            "RlGame({:?}, encoding={:?}, {})",
+            "RlGame({:?}, encoding={:?}{kind}, {})",
             self.inner.rules().variant(),
             encoding_name(self.inner.encoding()),
             node_name(self.inner.node())

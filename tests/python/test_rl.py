@@ -78,6 +78,84 @@ def test_rl_game_explicit_chance_has_exact_probabilities():
         assert g.node() in ("decision", "chance")
 
 
+FEATURES_HEAD = ["occupancy_units", "nest_share", "home_share", "features"]
+
+
+@pytest.mark.parametrize("preset", pachisi.variants())
+def test_features_observation_shape_and_views(preset):
+    env = pachisi.VecEnv(preset, 3, seed=1, max_decisions=300, observation="features")
+    plain = pachisi.VecEnv(preset, 3, seed=1, max_decisions=300)
+    assert (env.observation_kind, plain.observation_kind) == ("features", "plain")
+    views = env.views()
+    assert [v[0] for v in views[:4]] == FEATURES_HEAD
+    assert plain.views()[0][0] == "occupancy"
+    d = env.observation_size
+    assert d != plain.observation_size
+    assert sum(int(np.prod(shape)) for _, _, shape in views) == d
+    assert views[-1][1] + int(np.prod(views[-1][2])) == d
+    # The tail is the plain observation's, from `safe` on.
+    assert [v[0] for v in views[4:]] == [v[0] for v in plain.views()][3:]
+    units = views[0]
+    game = pachisi.RlGame(preset, observation="features")
+    assert game.observation_kind == "features"
+    assert game.views() == views and game.observation_size == d
+    assert pachisi.RlGame(preset).views() == plain.views()
+    obs, info = env.reset()
+    assert obs.shape == (3, d) and obs.dtype == np.float32
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        assert np.isfinite(obs).all()
+        occ = obs[:, units[1] : units[1] + int(np.prod(units[2]))].reshape((3,) + units[2])
+        assert set(np.unique(occ[..., :3])) <= {0.0, 1.0}
+        for i in range(3):
+            g = env.game(i)
+            assert np.array_equal(g.observation(), obs[i])
+        obs, _, _, _, info = env.step(random_actions(info["action_mask"], rng))
+
+
+def test_features_observation_copies_pickles_and_refuses_unknown_names():
+    g = pachisi.RlGame("backgammon", "step", 4, observation="features", cube=False)
+    rng = np.random.default_rng(2)
+    for _ in range(7):
+        g.apply_action(int(rng.choice(g.legal_actions())))
+    for c in (copy.deepcopy(g), pickle.loads(pickle.dumps(g)), g.clone()):
+        assert c.observation_kind == "features"
+        assert c.state_json() == g.state_json()
+        assert np.array_equal(c.observation(0), g.observation(0))
+    assert "observation='features'" in repr(g).replace('"', "'")
+    plain = pachisi.RlGame("backgammon", "step", 4, cube=False)
+    assert pickle.loads(pickle.dumps(plain)).observation_kind == "plain"
+    with pytest.raises(pachisi.InvalidRulesError, match="`plain` or `features`"):
+        pachisi.VecEnv("parcheesi", 2, observation="raw")
+    with pytest.raises(pachisi.InvalidRulesError, match="`plain` or `features`"):
+        pachisi.RlGame("parcheesi", observation="observation")
+
+
+def test_gymnasium_and_pettingzoo_forward_the_observation():
+    pytest.importorskip("gymnasium")
+    from gymnasium.utils.env_checker import check_env
+
+    from pachisi.gymnasium import PachisiEnv, PachisiVectorEnv
+
+    d = pachisi.RlGame("parcheesi", observation="features", seats=2).observation_size
+    env = PachisiEnv("parcheesi", observation="features", seats=2)
+    check_env(env, skip_render_check=True)
+    obs, _ = env.reset(seed=3)
+    assert obs.shape == (d,) == env.observation_space.shape
+    venv = PachisiVectorEnv("parcheesi", num_envs=2, observation="features", seats=2)
+    assert venv.single_observation_space.shape == (d,)
+    assert venv.reset()[0].shape == (2, d)
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.test import api_test
+
+    import pachisi.pettingzoo as pz
+
+    aec = pz.env("parcheesi", observation="features", seats=2)
+    api_test(aec, num_cycles=100)
+    aec.reset(seed=1)
+    assert aec.observe(aec.agent_selection)["observation"].shape == (d,)
+
+
 def test_gymnasium_env_passes_check_env():
     gym = pytest.importorskip("gymnasium")
     from gymnasium.utils.env_checker import check_env
@@ -136,6 +214,26 @@ def test_openspiel_games_pass_random_sim_test():
     assert str(clone) == str(state)
     back = game.deserialize_state(state.serialize())
     assert str(back) == str(state)
+
+
+def test_openspiel_games_take_the_observation_parameter():
+    pyspiel = pytest.importorskip("pyspiel")
+    import pachisi.openspiel  # noqa: F401
+
+    params = {"options": '{"seats": 2}', "observation": "features"}
+    game = pyspiel.load_game("pachisi_parcheesi", params)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    d = pachisi.RlGame("parcheesi", observation="features", seats=2).observation_size
+    state = game.new_initial_state()
+    state.apply_action(0)
+    obs = game.make_py_observer()
+    obs.set_from(state, 0)
+    assert obs.tensor.shape == (d,)
+    assert "occupancy_units" in obs.dict and "occupancy" not in obs.dict
+    back = game.deserialize_state(state.serialize())
+    assert back._rl.observation_kind == "features"
+    plain = pyspiel.load_game("pachisi_parcheesi", {"options": '{"seats": 2}'})
+    assert "occupancy" in plain.make_py_observer().dict
 
 
 def test_openspiel_mcts_plays_parcheesi():

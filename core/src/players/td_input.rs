@@ -40,6 +40,7 @@
 use super::Evaluate;
 use super::eval::{MAX_FEATURES, Row};
 use crate::dice::{GameRng, rng_from_seed};
+use crate::play::Step;
 use crate::rl::{Encoder, View};
 use crate::system::{Node, Orders};
 use crate::{Error, Result};
@@ -194,17 +195,46 @@ impl<R: Evaluate> TdInput<R> {
     }
 
     /// Writes the input of `s` from `observer`'s point of view into `out` (at least
-    /// [`TdInput::size`] long).
+    /// [`TdInput::size`] long), with no step of the current play taken
+    /// ([`TdInput::write_taken`] with none).
     pub fn write(&self, s: &R::State, observer: u8, out: &mut [f32]) {
+        self.write_taken(s, &[], observer, out);
+    }
+
+    /// Writes the input of `s`, the position with the steps `taken` so far in the current play
+    /// applied, from `observer`'s point of view into `out` (at least [`TdInput::size`] long):
+    /// what the reinforcement-learning environments write as their `features` observation
+    /// ([`crate::rl::Observation::Features`]) in the middle of a play. The steps count in the
+    /// copied `taken` view (and in the system's own views where it reads them: backgammon's
+    /// dice still to play); the occupancy and the derived features are those of `s`.
+    ///
+    /// ```
+    /// use pachisi::players::{InputEncoding, TdInput, measure_feature_scales};
+    /// use pachisi::{Orders, Roll, RuleSystem, SystemRules, backgammon::BackgammonRules};
+    /// let sys = BackgammonRules { cube: false, ..BackgammonRules::standard() }.build().unwrap();
+    /// let scales = measure_feature_scales(&sys, 1);
+    /// let input = TdInput::new(&sys, InputEncoding::Features, &scales).unwrap();
+    /// let mut s = sys.initial_state();
+    /// sys.begin_roll(&mut s, Roll::Dice([3, 1]));
+    /// let mut plays = Vec::new();
+    /// sys.generate(&s, Orders::All, &mut plays);
+    /// let first = plays[0].steps()[0];
+    /// sys.apply_step(&mut s, &first);
+    /// let mut x = vec![0.0; input.size()];
+    /// input.write_taken(&s, &[first], 0, &mut x);
+    /// let taken = input.view("taken").unwrap();
+    /// assert_eq!(x[taken.offset..taken.offset + taken.size()].iter().sum::<f32>(), 1.0);
+    /// ```
+    pub fn write_taken(&self, s: &R::State, taken: &[Step], observer: u8, out: &mut [f32]) {
         if self.kind == InputEncoding::Observation {
-            self.enc.write_observation(s, &[], observer, out);
+            self.enc.write_observation(s, taken, observer, out);
             return;
         }
         let out = &mut out[..self.size];
         OBS.with(|obs| {
             let mut obs = obs.borrow_mut();
             obs.resize(self.enc.observation_size(), 0.0);
-            self.enc.write_observation(s, &[], observer, &mut obs);
+            self.enc.write_observation(s, taken, observer, &mut obs);
             let sys = self.enc.system();
             let owners = sys.owners() as usize;
             let positions = sys.rl_positions() as usize;

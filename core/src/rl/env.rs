@@ -6,15 +6,21 @@
 //! current roll with the ones still consistent with the steps taken. An action consumes one step
 //! (`step` encoding), a whole play (`play`), or two checker moves (`openspiel`, backgammon).
 //!
+//! Each game writes the plain observation ([`Encoder::write_observation`]) unless made with
+//! [`Observation::Features`] ([`new_game_with_observation`], [`RlGame::with_observation`],
+//! [`VecEnv::new_with_observation`]): then it writes the `td` networks' `features` input
+//! encoding ([`crate::players::TdInput::write_taken`]), its feature scales measured once when the
+//! game is made and shared by its copies.
+//!
 //! Where the rule system lists the legal next steps of a play itself ([`Encode::RL_NEXT_STEPS`]:
 //! backgammon, Parcheesi and Family Pachisi), the `step` and `openspiel` encodings keep no plays: each decision
 //! asks for the next steps (`openspiel`: and the steps after each of them) instead.
 
-use super::{Encode, Encoder, Encoding, View};
+use super::{Encode, Encoder, Encoding, Observation, View};
 use crate::dice::{ChanceOutcome, GameRng, Roll, rng_from_seed};
 use crate::game::GameOf;
 use crate::play::{Play, PlayList, Step};
-use crate::players::Policy;
+use crate::players::{Evaluate, InputEncoding, Policy, TdInput, measure_feature_scales};
 use crate::registry::Registered;
 use crate::rules::Rules;
 use crate::system::{Node, Orders, RuleSystem};
@@ -35,9 +41,14 @@ pub trait AnyGame: Send + Sync {
     fn encoding(&self) -> Encoding;
     /// Number of action ids.
     fn num_actions(&self) -> usize;
-    /// Length of the observation vector.
+    /// Which observation [`AnyGame::observe`] writes. The default, for a game that writes only
+    /// the plain one, is [`Observation::Plain`].
+    fn observation(&self) -> Observation {
+        Observation::Plain
+    }
+    /// Length of the observation vector (of the kind [`AnyGame::observation`]).
     fn observation_size(&self) -> usize;
-    /// The observation's named views.
+    /// The observation's named views (of the kind [`AnyGame::observation`]).
     fn views(&self) -> Vec<View>;
     /// Number of seats.
     fn seats(&self) -> u8;
@@ -59,7 +70,9 @@ pub trait AnyGame: Send + Sync {
     fn write_mask(&self, out: &mut [bool]);
     /// Applies a legal action; an illegal one is an error and changes nothing.
     fn apply_action(&mut self, action: usize) -> Result<()>;
-    /// Writes the observation from `observer`'s point of view.
+    /// Writes the observation (of the kind [`AnyGame::observation`]) of the current position,
+    /// with the steps taken so far in the play, from `observer`'s point of view into `out`
+    /// (length [`AnyGame::observation_size`]).
     fn observe(&self, observer: u8, out: &mut [f32]);
     /// Zero-sum returns per seat once the game is over (zeros before).
     fn returns(&self) -> Vec<f64>;
@@ -100,6 +113,9 @@ where
     T::System: Encode,
 {
     enc: Arc<Encoder<T::System>>,
+    /// The observation written by [`AnyGame::observe`] when not the plain one (`None`): shared
+    /// by the game's copies, so its feature scales are measured once.
+    features: Option<Arc<dyn ObservationWriter<<T::System as RuleSystem>::State>>>,
     rules: Rules,
     encoding: Encoding,
     auto_chance: bool,
@@ -143,6 +159,34 @@ where
     acting: u8,
     rng: GameRng,
     decisions: u32,
+}
+
+/// An observation other than the plain one, for the positions of one rule system (object safe,
+/// so that [`RlGame`] asks no more of its system than [`Encode`]).
+trait ObservationWriter<S>: Send + Sync {
+    /// Which observation.
+    fn kind(&self) -> Observation;
+    /// Its length.
+    fn size(&self) -> usize;
+    /// Its views.
+    fn views(&self) -> &[View];
+    /// Writes it for position `s` (the steps `taken` applied) from `observer`'s point of view.
+    fn write(&self, s: &S, taken: &[Step], observer: u8, out: &mut [f32]);
+}
+
+impl<R: Evaluate> ObservationWriter<R::State> for TdInput<R> {
+    fn kind(&self) -> Observation {
+        Observation::Features
+    }
+    fn size(&self) -> usize {
+        TdInput::size(self)
+    }
+    fn views(&self) -> &[View] {
+        TdInput::views(self)
+    }
+    fn write(&self, s: &R::State, taken: &[Step], observer: u8, out: &mut [f32]) {
+        self.write_taken(s, taken, observer, out);
+    }
 }
 
 /// [`RlGame::labels`] of a play that ends with the steps taken.
@@ -213,6 +257,7 @@ where
         let s = system.initial_state();
         let mut g = RlGame {
             enc: Arc::new(Encoder::new(&system)),
+            features: None,
             rules: rules.clone(),
             encoding,
             auto_chance,
@@ -242,6 +287,13 @@ where
     /// The encoder.
     pub fn encoder(&self) -> &Encoder<T::System> {
         &self.enc
+    }
+
+    /// Which observation [`AnyGame::observe`] writes.
+    pub fn observation(&self) -> Observation {
+        self.features
+            .as_ref()
+            .map_or(Observation::Plain, |f| f.kind())
     }
 
     /// The current position (the steps taken so far applied).
@@ -672,6 +724,43 @@ where
     }
 }
 
+impl<T: Registered> RlGame<T>
+where
+    T::System: Evaluate,
+{
+    /// This game writing `observation` from now on (and its copies with it).
+    /// [`Observation::Features`] measures the feature scales here, once
+    /// ([`measure_feature_scales`] of the system with seed 1: 16 random games);
+    /// [`Observation::Plain`] measures nothing.
+    ///
+    /// ```
+    /// use pachisi::rl::{Encoding, Observation, env::{AnyGame, RlGame}};
+    /// use pachisi::{Rules, RulesConfig};
+    /// let rules = Rules::preset("pachisi-family").unwrap();
+    /// let RulesConfig::Family(config) = rules.config() else { unreachable!() };
+    /// let g = RlGame::new(config, &rules, Encoding::Step, 7, true).unwrap();
+    /// let plain = g.observation_size();
+    /// let g = g.with_observation(Observation::Features).unwrap();
+    /// assert_eq!(g.observation(), Observation::Features);
+    /// assert_eq!(g.views()[0].name, "occupancy_units");
+    /// assert_ne!(g.observation_size(), plain);
+    /// let mut obs = vec![0.0; g.observation_size()];
+    /// g.observe(g.current_player(), &mut obs);
+    /// ```
+    pub fn with_observation(mut self, observation: Observation) -> Result<RlGame<T>> {
+        self.features = match observation {
+            Observation::Plain => None,
+            Observation::Features => {
+                let sys = self.sys();
+                let scales = measure_feature_scales(sys, 1);
+                let input = TdInput::new(sys, InputEncoding::Features, &scales)?;
+                Some(Arc::new(input))
+            }
+        };
+        Ok(self)
+    }
+}
+
 impl<T: Registered> AnyGame for RlGame<T>
 where
     T::System: Encode,
@@ -685,11 +774,20 @@ where
     fn num_actions(&self) -> usize {
         self.num_actions_impl()
     }
+    fn observation(&self) -> Observation {
+        RlGame::observation(self)
+    }
     fn observation_size(&self) -> usize {
-        self.enc.observation_size()
+        match &self.features {
+            Some(f) => f.size(),
+            None => self.enc.observation_size(),
+        }
     }
     fn views(&self) -> Vec<View> {
-        self.enc.views().to_vec()
+        match &self.features {
+            Some(f) => f.views().to_vec(),
+            None => self.enc.views().to_vec(),
+        }
     }
     fn seats(&self) -> u8 {
         self.sys().seats()
@@ -760,8 +858,12 @@ where
         self.apply_impl(action)
     }
     fn observe(&self, observer: u8, out: &mut [f32]) {
-        self.enc
-            .write_observation(&self.cur, self.taken.steps(), observer, out);
+        match &self.features {
+            Some(f) => f.write(&self.cur, self.taken.steps(), observer, out),
+            None => self
+                .enc
+                .write_observation(&self.cur, self.taken.steps(), observer, out),
+        }
     }
     fn returns(&self) -> Vec<f64> {
         let seats = self.sys().seats();
@@ -921,7 +1023,31 @@ pub fn new_game(
     seed: u64,
     auto_chance: bool,
 ) -> Result<Box<dyn AnyGame>> {
-    make_game(rules, encoding, seed, auto_chance)
+    make_game(rules, encoding, Observation::Plain, seed, auto_chance)
+}
+
+/// [`new_game`] writing `observation` ([`RlGame::with_observation`]: the `features` one
+/// measures its feature scales here, once; copies made with [`AnyGame::clone_box`] share them).
+///
+/// ```
+/// use pachisi::rl::{Encoding, Observation, env::new_game_with_observation};
+/// let rules = pachisi::Rules::preset("backgammon").unwrap();
+/// let g = new_game_with_observation(&rules, Encoding::Step, Observation::Features, 3, true)
+///     .unwrap();
+/// assert_eq!(g.observation(), Observation::Features);
+/// let names: Vec<_> = g.views().iter().map(|v| v.name).collect();
+/// assert_eq!(&names[..4], &["occupancy_units", "nest_share", "home_share", "features"]);
+/// let mut obs = vec![0.0; g.observation_size()];
+/// g.observe(g.current_player(), &mut obs);
+/// ```
+pub fn new_game_with_observation(
+    rules: &Rules,
+    encoding: Encoding,
+    observation: Observation,
+    seed: u64,
+    auto_chance: bool,
+) -> Result<Box<dyn AnyGame>> {
+    make_game(rules, encoding, observation, seed, auto_chance)
 }
 
 macro_rules! make_game_fn {
@@ -929,12 +1055,14 @@ macro_rules! make_game_fn {
         fn make_game(
             rules: &Rules,
             encoding: Encoding,
+            observation: Observation,
             seed: u64,
             auto_chance: bool,
         ) -> Result<Box<dyn AnyGame>> {
             match rules.config() {
                 $(crate::rules::RulesConfig::$name(r) => Ok(Box::new(
-                    RlGame::<$rules>::new(r, rules, encoding, seed, auto_chance)?,
+                    RlGame::<$rules>::new(r, rules, encoding, seed, auto_chance)?
+                        .with_observation(observation)?,
                 )),)*
             }
         }
@@ -1041,6 +1169,7 @@ pub struct VecEnv {
     policy_rngs: Vec<GameRng>,
     seed: u64,
     max_decisions: u32,
+    observation: Observation,
     obs_size: usize,
     num_actions: usize,
     seats: u8,
@@ -1048,7 +1177,8 @@ pub struct VecEnv {
 
 impl VecEnv {
     /// `num_envs` games of `rules`; `max_decisions` truncates a game after that many actions
-    /// (none when `None`).
+    /// (none when `None`). They write the plain observation
+    /// ([`VecEnv::new_with_observation`] for the other).
     pub fn new(
         rules: &Rules,
         num_envs: usize,
@@ -1056,10 +1186,45 @@ impl VecEnv {
         encoding: Encoding,
         max_decisions: Option<u32>,
     ) -> Result<VecEnv> {
+        VecEnv::new_with_observation(
+            rules,
+            num_envs,
+            seed,
+            encoding,
+            Observation::Plain,
+            max_decisions,
+        )
+    }
+
+    /// [`VecEnv::new`] with games writing `observation` into [`Outputs::obs`] and
+    /// [`Outputs::final_obs`]. The `features` observation's scales are measured once here and
+    /// shared by every game.
+    ///
+    /// ```
+    /// use pachisi::rl::{Encoding, Observation, env::{OutputBuffers, VecEnv}};
+    /// let rules = pachisi::Rules::preset("parcheesi").unwrap();
+    /// let mut env =
+    ///     VecEnv::new_with_observation(&rules, 2, 0, Encoding::Step, Observation::Features, None)
+    ///         .unwrap();
+    /// assert_eq!(env.observation(), Observation::Features);
+    /// assert_eq!(env.views()[0].name, "occupancy_units");
+    /// let mut buffers = OutputBuffers::new(&env);
+    /// let mut out = buffers.outputs();
+    /// env.reset(None, &mut out);
+    /// assert_eq!(out.obs.len(), 2 * env.observation_size());
+    /// ```
+    pub fn new_with_observation(
+        rules: &Rules,
+        num_envs: usize,
+        seed: u64,
+        encoding: Encoding,
+        observation: Observation,
+        max_decisions: Option<u32>,
+    ) -> Result<VecEnv> {
         if num_envs == 0 {
             return Err(Error::InvalidRules("num_envs must be at least 1".into()));
         }
-        let first = new_game(rules, encoding, seed, true)?;
+        let first = new_game_with_observation(rules, encoding, observation, seed, true)?;
         let mut games = Vec::with_capacity(num_envs);
         for i in 0..num_envs {
             let mut g = first.clone_box();
@@ -1076,12 +1241,17 @@ impl VecEnv {
             games,
             seed,
             max_decisions: max_decisions.unwrap_or(u32::MAX),
+            observation,
         })
     }
 
     /// Number of games.
     pub fn num_envs(&self) -> usize {
         self.games.len()
+    }
+    /// Which observation the games write.
+    pub fn observation(&self) -> Observation {
+        self.observation
     }
     /// Length of one observation.
     pub fn observation_size(&self) -> usize {

@@ -75,6 +75,64 @@ impl std::str::FromStr for Encoding {
     }
 }
 
+/// Which observation an environment writes.
+///
+/// * [`Observation::Plain`] (the default): the observation of [`Encoder::write_observation`],
+///   raw piece counts per position and the views listed in `docs/RL.md`;
+/// * [`Observation::Features`]: the input encoding of the learned `td` networks
+///   ([`crate::players::InputEncoding::Features`], written by
+///   [`crate::players::TdInput::write_taken`]): truncated-unary occupancy, nest and home as
+///   shares, the rule system's evaluator features scaled by
+///   [`crate::players::measure_feature_scales`] with seed 1 (computed once when the game or
+///   environment is made), then the plain observation from its `safe` view on.
+///
+/// ```
+/// use pachisi::rl::Observation;
+/// assert_eq!("features".parse::<Observation>().unwrap(), Observation::Features);
+/// assert_eq!(Observation::default(), Observation::Plain);
+/// assert_eq!(Observation::Features.name(), "features");
+/// let err = "raw".parse::<Observation>().unwrap_err().to_string();
+/// assert!(err.contains("`plain` or `features`"), "{err}");
+/// ```
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Observation {
+    /// The plain observation ([`Encoder::write_observation`]).
+    #[default]
+    Plain,
+    /// The `td` networks' `features` input encoding ([`crate::players::TdInput`]).
+    Features,
+}
+
+impl Observation {
+    /// The observation's name: `plain` or `features`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Observation::Plain => "plain",
+            Observation::Features => "features",
+        }
+    }
+}
+
+impl std::fmt::Display for Observation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Observation {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Observation> {
+        match s {
+            "plain" => Ok(Observation::Plain),
+            "features" => Ok(Observation::Features),
+            _ => Err(Error::InvalidRules(format!(
+                "unknown observation `{s}`: expected `plain` or `features`"
+            ))),
+        }
+    }
+}
+
 /// A named slice of the observation vector.
 ///
 /// ```

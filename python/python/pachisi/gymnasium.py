@@ -5,9 +5,11 @@
   agent's seat, action ``Discrete(A)`` of the chosen encoding, ``info["action_mask"]`` and
   ``action_masks()`` for maskable algorithms; reward the agent's return at the end. An illegal
   action ends the episode with reward ``illegal_reward`` (so ``action_space.sample()`` is safe).
+  ``observation="features"`` observes the ``td`` networks' input encoding instead of the plain
+  observation (``docs/RL.md``).
 * :class:`PachisiVectorEnv`: :class:`pachisi.VecEnv` as a ``gymnasium.vector.VectorEnv``
   (every seat played by the caller, self-play); the reward is that of the seat that acted,
-  all seats' rewards in ``info["rewards"]``; same-step autoreset.
+  all seats' rewards in ``info["rewards"]``; same-step autoreset; ``observation`` as above.
 """
 
 from __future__ import annotations
@@ -43,10 +45,13 @@ class PachisiEnv(gym.Env):  # type: ignore[misc]
         max_decisions: int = 20000,
         illegal_reward: float = -1.0,
         render_mode: Optional[str] = None,
+        observation: str = "plain",
         **options: Any,
     ) -> None:
-        self._args = (preset, encoding, options)
-        self._game = RlGame(preset, encoding, 0, True, **options)
+        # Each episode starts from a copy of this game (a copy shares the `features`
+        # observation's scales instead of measuring them again).
+        self._proto = RlGame(preset, encoding, 0, True, observation=observation, **options)
+        self._game = self._proto.clone()
         n = self._game.num_players
         if not 0 <= seat < n:
             raise ValueError(f"seat must be in 0..{n - 1}")
@@ -83,8 +88,8 @@ class PachisiEnv(gym.Env):  # type: ignore[misc]
     ) -> Tuple[np.ndarray, Dict[str, Any]]:
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(0, 2**63 - 1))
-        preset, encoding, opts = self._args
-        self._game = RlGame(preset, encoding, game_seed, True, **opts)
+        self._game = self._proto.clone()
+        self._game.reset(game_seed)
         self._game.set_opponents(self._specs, game_seed)
         self._opponents_play()
         return self._obs_info()
@@ -127,9 +132,12 @@ class PachisiVectorEnv(gym.vector.VectorEnv):  # type: ignore[misc]
         seed: int = 0,
         encoding: str = "step",
         max_decisions: Optional[int] = 20000,
+        observation: str = "plain",
         **options: Any,
     ) -> None:
-        self._env = VecEnv(preset, num_envs, seed, encoding, max_decisions, **options)
+        self._env = VecEnv(
+            preset, num_envs, seed, encoding, max_decisions, observation=observation, **options
+        )
         self.num_envs = num_envs
         self.single_observation_space = spaces.Box(
             -np.inf, np.inf, (self._env.observation_size,), np.float32

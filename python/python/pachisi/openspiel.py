@@ -9,7 +9,9 @@ opening: 30 ordered rolls; cowries: 7 throws). Player actions use the ``step`` e
 default (parameter ``encoding``: ``step``, ``play``; backgammon also ``openspiel``). A game
 longer than ``max_game_length`` decisions ends as a draw (all returns 0). Parameter ``options``
 is a JSON object of rules options, e.g. ``pyspiel.load_game("pachisi_parcheesi",
-{"options": '{"seats": 2}'})``. States copy and serialise (pickle) exactly.
+{"options": '{"seats": 2}'})``. Parameter ``observation`` (``plain`` by default, or
+``features``: the ``td`` networks' input encoding, ``docs/RL.md``) chooses the observation
+tensor. States copy and serialise (pickle) exactly.
 """
 
 from __future__ import annotations
@@ -133,6 +135,7 @@ def _make(preset: str) -> Tuple[Any, type]:
             "options": "{}",
             "encoding": "step",
             "max_game_length": _MAX_GAME_LENGTH,
+            "observation": "plain",
         },
     )
 
@@ -142,7 +145,8 @@ def _make(preset: str) -> Tuple[Any, type]:
             options = json.loads(params.get("options", "{}"))
             encoding = params.get("encoding", "step")
             max_len = int(params.get("max_game_length", _MAX_GAME_LENGTH))
-            rl = RlGame(preset, encoding, 0, False, **options)
+            observation = params.get("observation", "plain")
+            rl = RlGame(preset, encoding, 0, False, observation=observation, **options)
             top = _utility(rl, options)
             n = rl.num_players
             info = pyspiel.GameInfo(
@@ -156,17 +160,17 @@ def _make(preset: str) -> Tuple[Any, type]:
             )
             super().__init__(game_type, info, params)
             self._max_len = max_len
-            self._ctor = (preset, encoding, options)
+            # Never played: each new state is a copy of it (a copy shares the `features`
+            # observation's scales instead of measuring them again).
+            self._proto = rl
 
         def new_initial_state(self) -> _State:
-            preset_, encoding, options = self._ctor
-            return _State(self, RlGame(preset_, encoding, 0, False, **options))
+            return _State(self, self._proto.clone())
 
         def make_py_observer(
             self, iig_obs_type: Any = None, params: Optional[Dict[str, Any]] = None
         ) -> _Observer:
-            preset_, encoding, options = self._ctor
-            return _Observer(RlGame(preset_, encoding, 0, False, **options))
+            return _Observer(self._proto)
 
     _Game.__name__ = f"PachisiGame_{preset.replace('-', '_')}"
     del seats

@@ -5,7 +5,8 @@ each observation a dict ``{"observation": float32[D], "action_mask": int8[A]}`` 
 all zeros for an agent whose turn it is not), actions ``Discrete(A)`` of the chosen encoding
 (``"step"`` by default, see ``docs/RL.md``). Chance is resolved inside ``step``: the environment
 rolls for the players with its own generator seeded by ``reset(seed)``. Rewards are the zero-sum
-returns at the end; a game longer than ``max_decisions`` is truncated.
+returns at the end; a game longer than ``max_decisions`` is truncated. ``observation="features"``
+observes the ``td`` networks' input encoding instead of the plain observation (``docs/RL.md``).
 """
 
 from __future__ import annotations
@@ -39,13 +40,16 @@ class raw_env(AECEnv):  # type: ignore[misc]
         encoding: str = "step",
         max_decisions: int = 20000,
         render_mode: Optional[str] = None,
+        observation: str = "plain",
         **options: Any,
     ) -> None:
         super().__init__()
-        self._preset, self._encoding, self._options = preset, encoding, options
         self._max_decisions = max_decisions
         self.render_mode = render_mode
-        self._game = RlGame(preset, encoding, 0, True, **options)
+        # Each reset starts from a copy of this game (a copy shares the `features` observation's
+        # scales instead of measuring them again).
+        self._proto = RlGame(preset, encoding, 0, True, observation=observation, **options)
+        self._game = self._proto.clone()
         n, d, a = self._game.num_players, self._game.observation_size, self._game.num_actions
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agents = self.possible_agents[:]
@@ -82,7 +86,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
         if seed is None:
             seed = int(np.random.default_rng().integers(0, 2**63 - 1))
-        self._game = RlGame(self._preset, self._encoding, int(seed), True, **self._options)
+        self._game = self._proto.clone()
+        self._game.reset(int(seed))
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -121,8 +126,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
 def env(preset: str = "parcheesi", **options: Any) -> AECEnv:
     """The AEC environment of ``preset`` with PettingZoo's usual wrappers: an illegal action ends
     the game with a penalty for the agent that made it, out-of-range actions are refused, and the
-    call order is enforced. Keyword options: ``encoding``, ``max_decisions``, ``render_mode`` and
-    any rules option (``seats=2``)."""
+    call order is enforced. Keyword options: ``encoding``, ``max_decisions``, ``render_mode``,
+    ``observation`` and any rules option (``seats=2``)."""
     e: AECEnv = raw_env(preset, **options)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
     e = wrappers.AssertOutOfBoundsWrapper(e)
