@@ -36,10 +36,10 @@ fn read_network(path: &str) -> pachisi::Result<Network> {
 #[pyfunction]
 #[pyo3(signature = (preset, games=1000, seed=Seed(1), threads=None, out=None, resume=None,
                     eval_every=1000, eval_deals=200, hidden=40, alpha=0.1, lambda_=0.7,
-                    opponent=None, progress=false),
+                    opponent=None, progress=false, encoding="features", max_points=None),
        text_signature = "(preset, games=1000, seed=1, threads=None, out=None, resume=None, \
                          eval_every=1000, eval_deals=200, hidden=40, alpha=0.1, lambda_=0.7, \
-                         opponent=None, progress=False)")]
+                         opponent=None, progress=False, encoding=\"features\", max_points=None)")]
 #[allow(clippy::too_many_arguments)]
 pub fn train_raw<'py>(
     py: Python<'py>,
@@ -56,6 +56,8 @@ pub fn train_raw<'py>(
     lambda_: f32,
     opponent: Option<String>,
     progress: bool,
+    encoding: &str,
+    max_points: Option<u32>,
 ) -> PyResult<Vec<Bound<'py, PyDict>>> {
     let mut o = TrainOptions::new(preset);
     o.seed = seed.0;
@@ -65,6 +67,10 @@ pub fn train_raw<'py>(
     o.alpha = alpha;
     o.lambda = lambda_;
     o.opponent = opponent;
+    o.encoding = encoding.parse().map_err(crate::errors::to_pyerr)?;
+    if let Some(m) = max_points {
+        o.max_points = m;
+    }
     let every = eval_every.max(1);
     let points = py.detach(|| {
         guard(|| {

@@ -58,3 +58,23 @@ def test_bad_weights_files_give_clear_errors(tmp_path: object) -> None:
         pachisi.Player("td:weights=" + junk)
     with pytest.raises(pachisi.UnknownVariantError):
         pachisi.train("chess", games=1)
+
+
+def test_train_encoding_and_max_points(tmp_path: object) -> None:
+    out = os.path.join(str(tmp_path), "plain.td")
+    pachisi.train("backgammon", games=2, out=out, eval_every=2, eval_deals=0, hidden=4,
+                  threads=1, encoding="observation", max_points=1)
+    with open(out, "rb") as f:
+        header = f.read(4096)
+    assert b'"encoding":"observation"' in header and b'"max_points":1' in header
+    feat = os.path.join(str(tmp_path), "feat.td")
+    pachisi.train("backgammon", games=2, out=feat, eval_every=2, eval_deals=0, hidden=4,
+                  threads=1)
+    with open(feat, "rb") as f:
+        header = f.read(4096)
+    assert b'"encoding":"features"' in header and b'"max_points":3' in header
+    assert b'"feature_scales":[' in header
+    with pytest.raises(pachisi.InvalidArgumentError, match="input encoding"):
+        pachisi.train("backgammon", games=1, encoding="raw")
+    with pytest.raises(pachisi.InvalidArgumentError, match="max_points"):
+        pachisi.train("backgammon", games=1, max_points=0)

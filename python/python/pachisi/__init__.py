@@ -660,6 +660,8 @@ def train(
     lambda_: float = 0.7,
     opponent: Optional[str] = None,
     progress: bool = False,
+    encoding: str = "features",
+    max_points: Optional[int] = None,
 ) -> List[Dict[str, Any]]:
     """Trains a ``td`` network for ``preset`` by self-play TD(lambda) (in Rust, the GIL
     released) until it has played ``games`` games in total, as ``pachisi train`` does.
@@ -669,6 +671,9 @@ def train(
     learning curve, returned as a list of dicts and appended to the CSV file ``curve`` if
     given. ``plot`` writes the curve as a PNG (needs matplotlib: ``pip install
     "pachisi[analysis]"``). ``opponent`` trains against that player rather than by self-play.
+    ``encoding`` is the network's input (``"features"``, or ``"observation"``: the plain RL
+    observation); ``max_points`` scales what a win teaches (``None``: 3 in backgammon, so
+    gammons count, else 1).
     The network then plays as ``Player("td:weights=" + out)``. See ``docs/PLAYERS.md``.
 
     >>> rows = train("backgammon", games=2, eval_every=2, eval_deals=1, hidden=4)
@@ -677,7 +682,7 @@ def train(
     """
     rows = train_raw(
         preset, games, seed, threads, out, resume, eval_every, eval_deals, hidden, alpha,
-        lambda_, opponent, progress,
+        lambda_, opponent, progress, encoding, max_points,
     )
     if curve is not None:
         import csv

@@ -112,6 +112,8 @@ def train_raw(
     lambda_: float = 0.7,
     opponent: Optional[str] = None,
     progress: bool = False,
+    encoding: str = "features",
+    max_points: Optional[int] = None,
 ) -> List[Dict[str, Any]]: ...
 @final
 class Player:
