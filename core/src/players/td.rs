@@ -178,7 +178,7 @@ pub(crate) fn check_spec(spec: &super::PlayerSpec) -> Result<()> {
 }
 
 thread_local! {
-    /// Scratch for one evaluation: the observation, the hidden layer, the outputs.
+    /// Scratch for one evaluation: the input, the hidden layer, the outputs.
     static SCRATCH: RefCell<Vec<f32>> = const { RefCell::new(Vec::new()) };
 }
 
