@@ -145,18 +145,8 @@ impl<R: Evaluate> TdInput<R> {
                         .filter(|v| v.offset >= tail_from)
                         .map(|v| (v.name, v.shape.clone())),
                 );
-                let mut views = Vec::new();
-                let mut offset = 0;
-                for (name, shape) in shapes {
-                    let v = View {
-                        name,
-                        offset,
-                        shape,
-                    };
-                    offset += v.size();
-                    views.push(v);
-                }
-                (views, offset, tail_from)
+                let (views, size) = crate::rl::lay_out_views(shapes);
+                (views, size, tail_from)
             }
         };
         Ok(TdInput {
@@ -308,19 +298,7 @@ pub fn measure_feature_scales<R: Evaluate>(sys: &R, seed: u64) -> Vec<f32> {
                 }
                 Node::Decision => {}
             }
-            plays.clear();
-            sys.generate(&s, Orders::Distinct, &mut plays);
-            let steps = if plays.is_empty() {
-                Vec::new()
-            } else {
-                plays[crate::sim::uniform_index(&mut rng, plays.len())]
-                    .steps()
-                    .to_vec()
-            };
-            for step in &steps {
-                sys.apply_step(&mut s, step);
-            }
-            sys.end_play(&mut s, &steps);
+            play_at_random(sys, &mut s, &mut rng, &mut plays);
             sys.features(&s, &mut rows);
             for row in rows.iter().take(seats) {
                 for (m, &f) in most.iter_mut().zip(row.iter()) {
@@ -332,6 +310,29 @@ pub fn measure_feature_scales<R: Evaluate>(sys: &R, seed: u64) -> Vec<f32> {
     most.iter()
         .map(|&m| if m > 0.0 { (1.0 / m) as f32 } else { 1.0 })
         .collect()
+}
+
+/// Plays one of the distinct legal plays of the decision node `s`, chosen uniformly (the
+/// pass when there is none).
+fn play_at_random<R: Evaluate>(
+    sys: &R,
+    s: &mut R::State,
+    rng: &mut GameRng,
+    plays: &mut Vec<crate::play::Play>,
+) {
+    plays.clear();
+    sys.generate(s, Orders::Distinct, plays);
+    let steps = if plays.is_empty() {
+        Vec::new()
+    } else {
+        plays[crate::sim::uniform_index(rng, plays.len())]
+            .steps()
+            .to_vec()
+    };
+    for step in &steps {
+        sys.apply_step(s, step);
+    }
+    sys.end_play(s, &steps);
 }
 
 #[cfg(test)]
@@ -392,23 +393,37 @@ mod tests {
                 assert_eq!(x[f], want);
                 let next = (observer as usize + 1) % sys.seats() as usize;
                 assert_eq!(x[f + nf], rows[next][0] as f32 * scales[0]);
-                plays.clear();
-                sys.generate(&s, Orders::Distinct, &mut plays);
-                let steps = if plays.is_empty() {
-                    Vec::new()
-                } else {
-                    plays[crate::sim::uniform_index(&mut rng, plays.len())]
-                        .steps()
-                        .to_vec()
-                };
-                for step in &steps {
-                    sys.apply_step(&mut s, step);
-                }
-                sys.end_play(&mut s, &steps);
+                play_at_random(sys, &mut s, &mut rng, &mut plays);
             }
             assert!(TdInput::new(sys, InputEncoding::Features, &scales[1..]).is_err());
             let plain = TdInput::new(sys, InputEncoding::Observation, &[]).unwrap();
             assert_eq!(plain.size(), enc.observation_size());
+        }
+    }
+
+    /// The scales a shipped network stores are the ones the trainer measured, which the RL
+    /// `features` observation measures again: the two encodings stay the same.
+    struct ShippedScales(&'static str);
+    impl super::super::SystemWork for ShippedScales {
+        type Output = ();
+        fn run<R: Evaluate>(self, sys: &R) {
+            let net = super::super::shipped_network(self.0).unwrap();
+            if net.info.encoding == InputEncoding::Features {
+                assert_eq!(
+                    net.info.feature_scales,
+                    measure_feature_scales(sys, 1),
+                    "{}",
+                    self.0
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn shipped_networks_store_the_measured_scales() {
+        for preset in crate::rules::VARIANTS {
+            let rules = Rules::preset(preset).unwrap();
+            super::super::with_system(&rules, ShippedScales(preset)).unwrap();
         }
     }
 

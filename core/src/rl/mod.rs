@@ -391,17 +391,7 @@ impl<R: Encode> Encoder<R> {
             ("taken", vec![class_list.len()]),
         ];
         shapes.extend(system.rl_extra_views());
-        let mut views = Vec::new();
-        let mut offset = 0;
-        for (name, shape) in shapes {
-            let v = View {
-                name,
-                offset,
-                shape,
-            };
-            offset += v.size();
-            views.push(v);
-        }
+        let (views, offset) = lay_out_views(shapes);
         Encoder {
             system: system.clone(),
             positions,
@@ -589,6 +579,22 @@ impl<R: Encode> Encoder<R> {
         at += self.classes;
         sys.rl_write_extra(s, taken, observer, &mut out[at..]);
     }
+}
+
+/// Views laid out one after the other from offset 0, and the total length.
+pub(crate) fn lay_out_views(shapes: Vec<(&'static str, Vec<usize>)>) -> (Vec<View>, usize) {
+    let mut views = Vec::with_capacity(shapes.len());
+    let mut offset = 0;
+    for (name, shape) in shapes {
+        let v = View {
+            name,
+            offset,
+            shape,
+        };
+        offset += v.size();
+        views.push(v);
+    }
+    (views, offset)
 }
 
 /// The index of an amount class's key in [`Encoder`]'s table.
