@@ -31,7 +31,7 @@ use pachisi::rl::{Encode, Encoder, next_steps_of_plays};
 use pachisi::{Node, Orders, RuleSystem, Step, StepKind, SystemRules};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// What the compared rolls covered (so a change that stops reaching a case fails).
 #[derive(Default, Debug)]
@@ -74,17 +74,8 @@ fn check(sys: &pachisi::backgammon::BackgammonSystem, s: &BgState, seen: &mut Se
     sys.generate_list(s, Orders::All, &mut list);
     seen.rolls += 1;
     // Prefix -> (distinct next steps in list order, whether a play ends there).
-    let mut tree: HashMap<Vec<Step>, (Vec<Step>, bool)> = HashMap::new();
-    tree.insert(Vec::new(), (Vec::new(), false));
+    let tree = prefix_tree(&list);
     for play in list.iter() {
-        for k in 0..=play.len() {
-            let node = tree.entry(play[..k].to_vec()).or_default();
-            match play.get(k) {
-                None => node.1 = true,
-                Some(st) if !node.0.contains(st) => node.0.push(*st),
-                Some(_) => {}
-            }
-        }
         for st in play {
             seen.bear_off += (st.to as usize == OFF) as usize;
             seen.enter += (st.from as usize == BAR) as usize;
