@@ -4,7 +4,7 @@
 //! pachisi train <preset> [--games N] [--seed S] [--threads T] [--out FILE] [--resume FILE]
 //!                        [--eval-every K] [--eval-deals D] [--curve FILE] [--hidden H]
 //!                        [--alpha A] [--lambda L] [--opponent SPEC] [--encoding E]
-//!                        [--max-points P]
+//!                        [--max-points P] [--discount G]
 //! pachisi tournament <preset> <deals> <seed> <spec>... [--threads T]
 //! ```
 //!
@@ -27,7 +27,7 @@ const USAGE: &str = "usage:
   pachisi train <preset> [--games N] [--seed S] [--threads T] [--out FILE] [--resume FILE]
                          [--eval-every K] [--eval-deals D] [--curve FILE] [--hidden H]
                          [--alpha A] [--lambda L] [--opponent SPEC] [--encoding E]
-                         [--max-points P]
+                         [--max-points P] [--discount G]
   pachisi tournament <preset> <deals> <seed> <spec>... [--threads T]";
 
 fn main() -> ExitCode {
@@ -141,6 +141,7 @@ fn train(args: &[String]) -> Result<(), String> {
         "opponent",
         "encoding",
         "max-points",
+        "discount",
     ];
     let (pos, opts) = parse(args, &flags)?;
     let [preset] = pos.as_slice() else {
@@ -167,6 +168,7 @@ fn train(args: &[String]) -> Result<(), String> {
             "lambda" => o.lambda = value(k, v)?,
             "opponent" => o.opponent = Some(v.clone()),
             "max-points" => o.max_points = value(k, v)?,
+            "discount" => o.discount = value(k, v)?,
             "encoding" => o.encoding = v.parse().map_err(|e: pachisi::Error| e.to_string())?,
             _ => unreachable!("parse accepts only the listed flags"),
         }

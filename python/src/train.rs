@@ -36,10 +36,12 @@ fn read_network(path: &str) -> pachisi::Result<Network> {
 #[pyfunction]
 #[pyo3(signature = (preset, games=1000, seed=Seed(1), threads=None, out=None, resume=None,
                     eval_every=1000, eval_deals=200, hidden=40, alpha=0.1, lambda_=0.7,
-                    opponent=None, progress=false, encoding="features", max_points=None),
+                    opponent=None, progress=false, encoding="features", max_points=None,
+                    discount=1.0),
        text_signature = "(preset, games=1000, seed=1, threads=None, out=None, resume=None, \
                          eval_every=1000, eval_deals=200, hidden=40, alpha=0.1, lambda_=0.7, \
-                         opponent=None, progress=False, encoding=\"features\", max_points=None)")]
+                         opponent=None, progress=False, encoding=\"features\", max_points=None, \
+                         discount=1.0)")]
 #[allow(clippy::too_many_arguments)]
 pub fn train_raw<'py>(
     py: Python<'py>,
@@ -58,6 +60,7 @@ pub fn train_raw<'py>(
     progress: bool,
     encoding: &str,
     max_points: Option<u32>,
+    discount: f32,
 ) -> PyResult<Vec<Bound<'py, PyDict>>> {
     let mut o = TrainOptions::new(preset);
     o.seed = seed.0;
@@ -71,6 +74,7 @@ pub fn train_raw<'py>(
     if let Some(m) = max_points {
         o.max_points = m;
     }
+    o.discount = discount;
     let every = eval_every.max(1);
     let points = py.detach(|| {
         guard(|| {

@@ -78,3 +78,15 @@ def test_train_encoding_and_max_points(tmp_path: object) -> None:
         pachisi.train("backgammon", games=1, encoding="raw")
     with pytest.raises(pachisi.InvalidArgumentError, match="max_points"):
         pachisi.train("backgammon", games=1, max_points=0)
+
+
+def test_train_discount(tmp_path: object) -> None:
+    out = os.path.join(str(tmp_path), "disc.td")
+    pachisi.train("backgammon", games=2, out=out, eval_every=2, eval_deals=0, hidden=4,
+                  threads=1, discount=0.99)
+    with open(out, "rb") as f:
+        header = f.read(4096)
+    assert b'"discount":0.99' in header
+    for bad in (0.0, 1.5, float("nan")):
+        with pytest.raises(pachisi.InvalidArgumentError, match="discount"):
+            pachisi.train("backgammon", games=1, discount=bad)

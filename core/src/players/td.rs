@@ -289,6 +289,13 @@ pub struct TrainOptions {
     /// backgammon) learns wins alone.
     #[serde(default = "one")]
     pub max_points: u32,
+    /// The discount γ per play (0 < γ ≤ 1): the network is moved toward γ times its value of
+    /// the next position, so a win sooner is worth more than a win later. Below 1 it matters
+    /// where a player may pass (Classic Pachisi, C-C): with γ = 1 a position passed round the
+    /// table keeps its value, and two networks that value waiting can pass for ever. 1 (the
+    /// default) is plain TD(λ).
+    #[serde(default = "one_f32")]
+    pub discount: f32,
     /// The input encoding of a new network (a resumed one keeps its own).
     #[serde(default)]
     pub encoding: InputEncoding,
@@ -311,6 +318,7 @@ impl TrainOptions {
             opponent: None,
             encoding: InputEncoding::Features,
             max_points: if preset == "backgammon" { 3 } else { 1 },
+            discount: 1.0,
             eval_deals: 200,
             threads: None,
         }
@@ -319,6 +327,10 @@ impl TrainOptions {
 
 fn one() -> u32 {
     1
+}
+
+fn one_f32() -> f32 {
+    1.0
 }
 
 /// One point of the learning curve: the network's win rate against `greedy`.
@@ -422,6 +434,12 @@ impl Trainer {
             return Err(Error::InvalidArgument(
                 "`alpha` must be > 0 and `lambda` in 0..=1".into(),
             ));
+        }
+        if !(options.discount > 0.0 && options.discount <= 1.0) {
+            return Err(Error::InvalidArgument(format!(
+                "`discount` must be in (0, 1], got {}",
+                options.discount
+            )));
         }
         if options.max_points == 0 {
             return Err(Error::InvalidArgument(
@@ -656,7 +674,7 @@ impl<'s, R: Evaluate> Td<'s, R> {
     }
 
     /// Moves every parameter by `alpha * sum over seats of delta[seat] * trace[seat]`, then
-    /// decays the traces by λ (one pass over each trace).
+    /// decays the traces by `lambda` (γλ with a discount; one pass over each trace).
     fn update(&mut self, net: &mut Network, delta: &[f32; 4], alpha: f32, lambda: f32) {
         let (n1, nb1, n2) = (net.w1.len(), net.b1.len(), net.w2.len());
         for (e, &dl) in self.traces.iter_mut().zip(delta).take(self.seats) {
@@ -774,13 +792,16 @@ impl<'s, R: Evaluate> Td<'s, R> {
                 }
                 t
             } else {
-                self.forward(net, &s).1
+                let mut v = self.forward(net, &s).1;
+                v.iter_mut().for_each(|x| *x *= options.discount);
+                v
             };
             let mut delta = [0.0f32; 4];
             for ((d, n), p) in delta.iter_mut().zip(next).zip(prev).take(self.seats) {
                 *d = n - p;
             }
-            self.update(Arc::make_mut(net), &delta, options.alpha, options.lambda);
+            let decay = options.discount * options.lambda;
+            self.update(Arc::make_mut(net), &delta, options.alpha, decay);
             if sys.node(&s) == Node::Over {
                 break;
             }
@@ -819,5 +840,35 @@ mod tests {
         assert_eq!(t.network().info.games, 3);
         assert_ne!(&before, t.network());
         assert!(t.network().w1.iter().all(|w| w.is_finite()));
+    }
+
+    #[test]
+    fn a_discount_changes_what_is_learned_and_must_lie_in_0_1() {
+        let mut opts = TrainOptions::new("backgammon");
+        opts.hidden = 6;
+        let mut plain = Trainer::new(opts.clone()).unwrap();
+        plain.train(2, |_| true).unwrap();
+        opts.discount = 0.9;
+        let mut discounted = Trainer::new(opts.clone()).unwrap();
+        discounted.train(2, |_| true).unwrap();
+        assert_ne!(plain.network().w1, discounted.network().w1);
+        for bad in [0.0, -0.5, 1.01, f32::NAN] {
+            opts.discount = bad;
+            let err = Trainer::new(opts.clone()).unwrap_err().to_string();
+            assert!(err.contains("discount"), "{bad}: {err}");
+        }
+    }
+
+    #[test]
+    fn the_shipped_classic_network_finishes_its_games_against_itself() {
+        // C-C lets a player pass; an undiscounted network learnt to pass for ever (see
+        // core/weights/README.md). Every game of two `td` teams must end with a winner.
+        let rules = Rules::preset("pachisi").unwrap();
+        let opts = TournamentOptions::new(&["td", "td", "td", "td"], 4, 5);
+        let r = tournament(&rules, &opts).unwrap();
+        assert!(
+            r.games.iter().all(|g| g.winners != 0),
+            "a td game was truncated"
+        );
     }
 }

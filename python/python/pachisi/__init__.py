@@ -662,6 +662,7 @@ def train(
     progress: bool = False,
     encoding: str = "features",
     max_points: Optional[int] = None,
+    discount: float = 1.0,
 ) -> List[Dict[str, Any]]:
     """Trains a ``td`` network for ``preset`` by self-play TD(lambda) (in Rust, the GIL
     released) until it has played ``games`` games in total, as ``pachisi train`` does.
@@ -673,7 +674,8 @@ def train(
     "pachisi[analysis]"``). ``opponent`` trains against that player rather than by self-play.
     ``encoding`` is the network's input (``"features"``, or ``"observation"``: the plain RL
     observation); ``max_points`` scales what a win teaches (``None``: 3 in backgammon, so
-    gammons count, else 1).
+    gammons count, else 1); ``discount`` (0 < gamma <= 1) values a win sooner over a win
+    later, which keeps players that may pass (Classic Pachisi) from passing for ever.
     The network then plays as ``Player("td:weights=" + out)``. See ``docs/PLAYERS.md``.
 
     >>> rows = train("backgammon", games=2, eval_every=2, eval_deals=1, hidden=4)
@@ -682,7 +684,7 @@ def train(
     """
     rows = train_raw(
         preset, games, seed, threads, out, resume, eval_every, eval_deals, hidden, alpha,
-        lambda_, opponent, progress, encoding, max_points,
+        lambda_, opponent, progress, encoding, max_points, discount,
     )
     if curve is not None:
         import csv

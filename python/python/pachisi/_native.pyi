@@ -114,6 +114,7 @@ def train_raw(
     progress: bool = False,
     encoding: str = "features",
     max_points: Optional[int] = None,
+    discount: float = 1.0,
 ) -> List[Dict[str, Any]]: ...
 @final
 class Player:
