@@ -510,6 +510,15 @@ impl TournamentResult {
             .map(|w| format!("{:.1}%", 100.0 * w))
             .collect();
         out.push_str(&format!("seat win rates: {}\n", seat.join(" ")));
+        // A truncated game (G-A) has no winner: say how many, so that wins that do not add up
+        // to the games are explained.
+        let truncated = self.games.iter().filter(|g| g.winners == 0).count();
+        if truncated > 0 {
+            out.push_str(&format!(
+                "truncated (max_rolls reached, no winner): {truncated} of {} games\n",
+                self.games.len()
+            ));
+        }
         // Points differ from wins only where a win can be worth more than one (backgammon).
         if self.games.iter().any(|g| g.points > 1) {
             for s in &self.standings {
@@ -642,6 +651,12 @@ mod tests {
         assert_eq!(x.points_per_game, -g.points_per_game);
         assert!(g.points_ci.0 < g.points_per_game && g.points_per_game < g.points_ci.1);
         assert!(r.summary().contains("points per game"));
+        assert!(
+            r.summary()
+                .contains("truncated (max_rolls reached, no winner): 1 of 4 games"),
+            "{}",
+            r.summary()
+        );
     }
 
     #[test]
