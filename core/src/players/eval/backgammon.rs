@@ -11,6 +11,13 @@ const HOME_POINTS: usize = 3;
 const ANCHOR: usize = 4;
 const PRIME: usize = 5;
 const BAR_F: usize = 6;
+const ESCAPE: usize = 7;
+const CONTAIN: usize = 8;
+const HIT: usize = 9;
+const DANCE: usize = 10;
+/// The features a learned evaluator reads but the hand-set weights do not (weight 0): bits for
+/// [`Evaluate::features_used`], so that `greedy` does not pay for them.
+const LEARNED_ONLY: u16 = 1 << ESCAPE | 1 << CONTAIN | 1 << HIT | 1 << DANCE;
 
 /// The pip count of one side (its own numbering; the bar counts 25).
 fn pips(side: &[u8; 26]) -> u32 {
@@ -20,6 +27,76 @@ fn pips(side: &[u8; 26]) -> u32 {
 /// The highest point (own numbering, 25 = the bar) holding one of the side's checkers.
 fn rearmost(side: &[u8; 26]) -> usize {
     (1..=BAR).rev().find(|&i| side[i] > 0).unwrap_or(0)
+}
+
+/// Whether a checker of the side can land on its point `x` (a point past its 1 point, a
+/// bear-off, counts as open here): not a point `blocker` (the other side) has made.
+fn open_for(blocker: &[u8; 26], x: i32) -> bool {
+    !(1..=24).contains(&x) || blocker[(25 - x) as usize] < 2
+}
+
+/// Whether a checker at distance `d` ahead can be reached with the roll `a`-`b`: a die, the two
+/// dice in turn (either order, the first landing open), or a double up to four times (every
+/// landing open); `open(k)` says whether the landing `k` pips ahead is open.
+fn reaches(a: i32, b: i32, d: i32, open: impl Fn(i32) -> bool) -> bool {
+    if a != b {
+        d == a || d == b || (d == a + b && (open(a) || open(b)))
+    } else {
+        (1..=4).any(|k| d == k * a && (1..k).all(|j| open(j * a)))
+    }
+}
+
+/// Rolls (in 36ths) a checker of the side at its point `p` (25: the bar) can play in full on
+/// its own, every landing open (the two dice in either order; a double four times): how freely
+/// it moves through the points `blocker` holds ahead of it. Landings past the side's 1 point
+/// count as open. A checker behind a six-point prime scores 0, one with nothing ahead 36.
+fn escapes(blocker: &[u8; 26], p: usize) -> u32 {
+    let p = p as i32;
+    let open = |k: i32| open_for(blocker, p - k);
+    let mut n = 0;
+    for a in 1..=6i32 {
+        for b in a..=6i32 {
+            let total = if a == b { 4 * a } else { a + b };
+            if open(total) && reaches(a, b, total, open) {
+                n += if a == b { 1 } else { 2 };
+            }
+        }
+    }
+    n
+}
+
+/// Rolls (in 36ths) with which the attacker hits at least one of the victim's blots (points
+/// 1 to 24, the victim's numbering).
+fn hit_rolls(victim: &[u8; 26], attacker: &[u8; 26]) -> u32 {
+    // The blots as the attacker's points (one per point at most).
+    let mut at = [0i32; 24];
+    let mut count = 0;
+    for p in (1..=24).filter(|&p| victim[p] == 1) {
+        at[count] = 25 - p as i32;
+        count += 1;
+    }
+    if count == 0 {
+        return 0;
+    }
+    let blots = &at[..count];
+    let mut n = 0;
+    for a in 1..=6i32 {
+        for b in a..=6i32 {
+            let hits = blots.iter().any(|&target| {
+                (target + 1..=25).any(|q| {
+                    attacker[q as usize] > 0
+                        && reaches(a, b, q - target, |k| {
+                            let x = q - k;
+                            (1..=24).contains(&x) && victim[(25 - x) as usize] < 2
+                        })
+                })
+            });
+            if hits {
+                n += if a == b { 1 } else { 2 };
+            }
+        }
+    }
+    n
 }
 
 /// Rolls (in 36ths) with which the attacker hits the blot at the victim's point `p`: a die or
@@ -35,12 +112,7 @@ fn shots(victim: &[u8; 26], attacker: &[u8; 26], p: usize) -> u32 {
                 if attacker[q as usize] == 0 {
                     return false;
                 }
-                let d = q - target;
-                if a != b {
-                    d == a || d == b || (d == a + b && (open(q - a) || open(q - b)))
-                } else {
-                    (1..=4).any(|k| d == k * a && (1..k).all(|j| open(q - j * a)))
-                }
+                reaches(a, b, q - target, |k| open(q - k))
             });
             if hits {
                 n += if a == b { 1 } else { 2 };
@@ -90,9 +162,41 @@ impl Evaluate for BackgammonSystem {
             weight: -2.0,
             doc: "checkers on the bar (beyond their pips)",
         },
+        Feature {
+            name: "escape",
+            weight: 0.0,
+            doc: "share of the rolls the side's rearmost checker can play in full on its own, \
+                  every landing open (a double four times): 0 behind a six-point prime, 1 with \
+                  nothing ahead; while in contact; read by the learned evaluator",
+        },
+        Feature {
+            name: "contain",
+            weight: 0.0,
+            doc: "one minus the least `escape` share of an opponent's checker on any of the \
+                  opponent's points 15 to 24 (the side's home board and the four points \
+                  before it), while in contact; read by the learned evaluator",
+        },
+        Feature {
+            name: "hit",
+            weight: 0.0,
+            doc: "share of the opponent's rolls that hit at least one of the side's blots, \
+                  while in contact; none for the side on roll; read by the learned evaluator",
+        },
+        Feature {
+            name: "dance",
+            weight: 0.0,
+            doc: "with checkers on the bar: the share of the rolls that enter none, (points \
+                  closed in the opponent's home board / 6) squared; read by the learned \
+                  evaluator",
+        },
     ];
 
     fn features(&self, s: &BgState, out: &mut [Row; 4]) {
+        self.features_used(s, out, u16::MAX);
+    }
+
+    fn features_used(&self, s: &BgState, out: &mut [Row; 4], used: u16) {
+        let learned = used & LEARNED_ONLY != 0;
         // The sides are in contact while a checker of one still has to pass one of the other.
         let contact = rearmost(&s.checkers[0]) + rearmost(&s.checkers[1]) > 25;
         for (v, row) in out.iter_mut().enumerate().take(2) {
@@ -122,6 +226,19 @@ impl Evaluate for BackgammonSystem {
                     let lost = (BAR - p) as f64;
                     row[RISK] += shots(own, opp, p) as f64 / 36.0 * lost;
                 }
+            }
+            if !learned {
+                continue;
+            }
+            row[ESCAPE] = escapes(opp, rearmost(own)) as f64 / 36.0;
+            let least = (15..=24).map(|p| escapes(own, p)).min().unwrap_or(36);
+            row[CONTAIN] = 1.0 - least as f64 / 36.0;
+            if !on_roll {
+                row[HIT] = hit_rolls(own, opp) as f64 / 36.0;
+            }
+            if own[BAR] > 0 {
+                let closed = (19..=24).filter(|&x| opp[25 - x] >= 2).count() as f64;
+                row[DANCE] = (closed / 6.0) * (closed / 6.0);
             }
         }
     }
@@ -160,5 +277,54 @@ mod tests {
         victim[16] = 2;
         victim[17] = 2;
         assert_eq!(shots(&victim, &attacker, 20), 11 + 4);
+    }
+
+    #[test]
+    fn escapes_count_the_rolls_a_checker_plays_in_full() {
+        let mut blocker = [0u8; 26];
+        // Nothing ahead: every roll.
+        assert_eq!(escapes(&blocker, 24), 36);
+        // The blocker's 7 point is our 18, six pips ahead of our 24: the sums of 6 (1-5, 5-1,
+        // 2-4, 4-2; 3-3 is 12 in all) land on it, and 6-x is played as x-6. 3-3 (21, 18),
+        // 6-6 (18) and 2-2 (22, 20, 18) land on it too.
+        blocker[7] = 2;
+        assert_eq!(escapes(&blocker, 24), 36 - 4 - 3);
+        // A six-point prime right ahead (our 23 to 18): no roll is played in full.
+        blocker[2..=7].fill(2);
+        assert_eq!(escapes(&blocker, 24), 0);
+    }
+
+    #[test]
+    fn hit_rolls_count_each_roll_once() {
+        let mut victim = [0u8; 26];
+        let mut attacker = [0u8; 26];
+        victim[20] = 1;
+        attacker[11] = 1;
+        assert_eq!(hit_rolls(&victim, &attacker), 17);
+        // A second blot hit by the same rolls adds nothing; one 1 pip further adds the 1s and
+        // the 7s... counted as the union, never more than 36.
+        victim[19] = 1;
+        let both = hit_rolls(&victim, &attacker);
+        assert!(both > 17 && both <= 36);
+        assert_eq!(hit_rolls(&[0u8; 26], &attacker), 0);
+    }
+
+    #[test]
+    fn greedy_skips_the_learned_features_but_they_are_computed_on_request() {
+        use crate::backgammon::BackgammonRules;
+        use crate::{RuleSystem, SystemRules};
+        let sys = BackgammonRules::standard().build().unwrap();
+        let s = sys.initial_state();
+        let mut all = [[0.0; crate::players::MAX_FEATURES]; 4];
+        sys.features(&s, &mut all);
+        // The opening position: the back checkers on the 24 point face the opponent's points
+        // on our 19, 17 and 12: the sums of 5 and 7 (10 rolls) and 3-3, 4-4, 5-5 and 6-6 land
+        // on one of them.
+        assert_eq!(all[0][ESCAPE], 22.0 / 36.0);
+        assert!(all[0][CONTAIN] > 0.0 && all[0][CONTAIN] < 1.0);
+        let mut some = [[0.0; crate::players::MAX_FEATURES]; 4];
+        sys.features_used(&s, &mut some, !LEARNED_ONLY);
+        assert_eq!(some[0][ESCAPE], 0.0);
+        assert_eq!(some[0][PROGRESS], all[0][PROGRESS]);
     }
 }

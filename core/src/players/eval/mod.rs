@@ -36,7 +36,7 @@ pub(crate) fn moves_first(turn: usize, victim: usize, attacker: usize, seats: us
 }
 
 /// The most features an evaluator has.
-pub const MAX_FEATURES: usize = 10;
+pub const MAX_FEATURES: usize = 12;
 
 /// One row of features (the first `FEATURES.len()` entries are used).
 pub(crate) type Row = [f64; MAX_FEATURES];
