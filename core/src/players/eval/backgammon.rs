@@ -46,6 +46,29 @@ fn reaches(a: i32, b: i32, d: i32, open: impl Fn(i32) -> bool) -> bool {
     }
 }
 
+/// The rolls (in 36ths) for which `holds(a, b)` is true, over the 21 distinct rolls `a <= b`.
+fn count_rolls(mut holds: impl FnMut(i32, i32) -> bool) -> u32 {
+    let mut n = 0;
+    for a in 1..=6i32 {
+        for b in a..=6i32 {
+            if holds(a, b) {
+                n += if a == b { 1 } else { 2 };
+            }
+        }
+    }
+    n
+}
+
+/// Whether the attacker hits the victim's blot at the attacker's point `target` with the roll
+/// `a`-`b`: from one of its checkers behind it (the bar included), every landing on the way
+/// open (on the board and not made by the victim).
+fn hits(victim: &[u8; 26], attacker: &[u8; 26], target: i32, a: i32, b: i32) -> bool {
+    // The attacker's point x is the victim's 25 - x.
+    let open = |x: i32| (1..=24).contains(&x) && victim[(25 - x) as usize] < 2;
+    (target + 1..=25)
+        .any(|q| attacker[q as usize] > 0 && reaches(a, b, q - target, |k| open(q - k)))
+}
+
 /// Rolls (in 36ths) a checker of the side at its point `p` (25: the bar) can play in full on
 /// its own, every landing open (the two dice in either order; a double four times): how freely
 /// it moves through the points `blocker` holds ahead of it. Landings past the side's 1 point
@@ -53,16 +76,10 @@ fn reaches(a: i32, b: i32, d: i32, open: impl Fn(i32) -> bool) -> bool {
 fn escapes(blocker: &[u8; 26], p: usize) -> u32 {
     let p = p as i32;
     let open = |k: i32| open_for(blocker, p - k);
-    let mut n = 0;
-    for a in 1..=6i32 {
-        for b in a..=6i32 {
-            let total = if a == b { 4 * a } else { a + b };
-            if open(total) && reaches(a, b, total, open) {
-                n += if a == b { 1 } else { 2 };
-            }
-        }
-    }
-    n
+    count_rolls(|a, b| {
+        let total = if a == b { 4 * a } else { a + b };
+        open(total) && reaches(a, b, total, open)
+    })
 }
 
 /// Rolls (in 36ths) with which the attacker hits at least one of the victim's blots (points
@@ -79,47 +96,13 @@ fn hit_rolls(victim: &[u8; 26], attacker: &[u8; 26]) -> u32 {
         return 0;
     }
     let blots = &at[..count];
-    let mut n = 0;
-    for a in 1..=6i32 {
-        for b in a..=6i32 {
-            let hits = blots.iter().any(|&target| {
-                (target + 1..=25).any(|q| {
-                    attacker[q as usize] > 0
-                        && reaches(a, b, q - target, |k| {
-                            let x = q - k;
-                            (1..=24).contains(&x) && victim[(25 - x) as usize] < 2
-                        })
-                })
-            });
-            if hits {
-                n += if a == b { 1 } else { 2 };
-            }
-        }
-    }
-    n
+    count_rolls(|a, b| blots.iter().any(|&t| hits(victim, attacker, t, a, b)))
 }
 
 /// Rolls (in 36ths) with which the attacker hits the blot at the victim's point `p`: a die or
 /// the dice in turn (doubles up to four times), every landing on the way open.
 fn shots(victim: &[u8; 26], attacker: &[u8; 26], p: usize) -> u32 {
-    // The blot is the attacker's point 25 - p; the attacker's point x is the victim's 25 - x.
-    let target = 25 - p as i32;
-    let open = |x: i32| (1..=24).contains(&x) && victim[(25 - x) as usize] < 2;
-    let mut n = 0;
-    for a in 1..=6i32 {
-        for b in a..=6i32 {
-            let hits = (target + 1..=25).any(|q| {
-                if attacker[q as usize] == 0 {
-                    return false;
-                }
-                reaches(a, b, q - target, |k| open(q - k))
-            });
-            if hits {
-                n += if a == b { 1 } else { 2 };
-            }
-        }
-    }
-    n
+    count_rolls(|a, b| hits(victim, attacker, 25 - p as i32, a, b))
 }
 
 impl Evaluate for BackgammonSystem {
@@ -237,7 +220,7 @@ impl Evaluate for BackgammonSystem {
                 row[HIT] = hit_rolls(own, opp) as f64 / 36.0;
             }
             if own[BAR] > 0 {
-                let closed = (19..=24).filter(|&x| opp[25 - x] >= 2).count() as f64;
+                let closed = (19..=24).filter(|&x| !open_for(opp, x)).count() as f64;
                 row[DANCE] = (closed / 6.0) * (closed / 6.0);
             }
         }
@@ -301,11 +284,12 @@ mod tests {
         victim[20] = 1;
         attacker[11] = 1;
         assert_eq!(hit_rolls(&victim, &attacker), 17);
-        // A second blot hit by the same rolls adds nothing; one 1 pip further adds the 1s and
-        // the 7s... counted as the union, never more than 36.
+        // A second blot one pip nearer (5 away): the rolls that reach 5 or 6 pips, each once.
+        // Non-doubles with a 5 or a 6 (18) or summing to 5 or 6 without one (1-4, 2-3, 2-4:
+        // 6), and 2-2, 3-3, 5-5 and 6-6: 28, fewer than 17 plus the 5-pip blot's 15 shots.
         victim[19] = 1;
-        let both = hit_rolls(&victim, &attacker);
-        assert!(both > 17 && both <= 36);
+        assert_eq!(shots(&victim, &attacker, 19), 15);
+        assert_eq!(hit_rolls(&victim, &attacker), 28);
         assert_eq!(hit_rolls(&[0u8; 26], &attacker), 0);
     }
 
