@@ -301,29 +301,27 @@ fn standings(
     };
     for (g, stats) in &played {
         let seating = &seatings[g.rotation as usize];
-        for (p, w) in wins.iter_mut().enumerate() {
+        for (p, (w, pt)) in wins.iter_mut().zip(points.iter_mut()).enumerate() {
             let won = (0..seats).any(|s| seating[s as usize] == p && g.winners & (1 << s) != 0);
             *w += won as usize;
-        }
-        if g.winners != 0 {
-            for (p, pt) in points.iter_mut().enumerate() {
-                let won = (0..seats).any(|s| seating[s as usize] == p && g.winners & (1 << s) != 0);
-                let on = (0..seats)
-                    .filter(|&s| seating[s as usize] == p)
-                    .map(|s| teams[s as usize])
-                    .fold(Vec::new(), |mut v: Vec<u16>, t| {
-                        if !v.contains(&t) {
-                            v.push(t);
-                        }
-                        v
-                    })
-                    .len() as f64;
-                let fair = on / n_sides;
-                let x = f64::from(g.points.max(1)) * (f64::from(u8::from(won)) - fair) * n_sides
-                    / (n_sides - 1.0);
-                pt.0 += x;
-                pt.1 += x * x;
+            if g.winners == 0 {
+                continue;
             }
+            let on = (0..seats)
+                .filter(|&s| seating[s as usize] == p)
+                .map(|s| teams[s as usize])
+                .fold(Vec::new(), |mut v: Vec<u16>, t| {
+                    if !v.contains(&t) {
+                        v.push(t);
+                    }
+                    v
+                })
+                .len() as f64;
+            let fair = on / n_sides;
+            let x = f64::from(g.points.max(1)) * (f64::from(u8::from(won)) - fair) * n_sides
+                / (n_sides - 1.0);
+            pt.0 += x;
+            pt.1 += x * x;
         }
         for (s, &p) in seating.iter().enumerate() {
             decisions[p] += stats.decisions[s & 3] as u64;

@@ -413,7 +413,11 @@ impl Trainer {
 
     /// A trainer that continues from `net` (a checkpoint): its games count where the dice go
     /// on. The network must be of the options' preset.
-    pub fn resume(options: TrainOptions, mut net: Network) -> Result<Trainer> {
+    pub fn resume(mut options: TrainOptions, mut net: Network) -> Result<Trainer> {
+        // The network's own shape and encoding win over the options' defaults for a new one,
+        // so that the header records what was trained.
+        options.hidden = net.hidden();
+        options.encoding = net.info.encoding;
         let rules = Rules::preset(&options.preset)?;
         let shape = Shape(net.info.encoding, Some(net.info.feature_scales.clone()));
         let (inputs, seats, _) = with_system(&rules, shape)??;
@@ -840,6 +844,20 @@ mod tests {
         assert_eq!(t.network().info.games, 3);
         assert_ne!(&before, t.network());
         assert!(t.network().w1.iter().all(|w| w.is_finite()));
+    }
+
+    #[test]
+    fn a_resumed_network_records_its_own_shape_not_the_defaults() {
+        let mut opts = TrainOptions::new("backgammon");
+        opts.hidden = 6;
+        let mut t = Trainer::new(opts).unwrap();
+        t.train(1, |_| true).unwrap();
+        let net = t.into_network();
+        // Resuming with the defaults (hidden 40) keeps the network's 6 hidden units, and the
+        // header says so.
+        let resumed = Trainer::resume(TrainOptions::new("backgammon"), net).unwrap();
+        assert_eq!(resumed.options().hidden, 6);
+        assert_eq!(resumed.network().info.training["hidden"], 6);
     }
 
     #[test]
