@@ -1,7 +1,8 @@
 //! The fast Parcheesi / Online Pachisi generator against the reference generator
 //! (`pachisi::parcheesi::reference`, written from docs/RULES.md): the same set of boards, one play per
 //! board, every listed play's notation one the reference gives for its board, notations distinct
-//! between boards and parsing back to their play (PAR-*, P-*, ONL-*, O-*).
+//! between boards and parsing back to their play, and every order of every play (`Orders::All`)
+//! exactly the reference's plays (PAR-*, P-*, ONL-*, O-*).
 //!
 //! Positions: random games' chance nodes under each option set, every roll (21), plus synthetic
 //! crowded positions (blockades, pieces at the branch square, in the home path and on the squares
@@ -76,6 +77,20 @@ fn compare(sys: &ParcheesiSystem, s: &ParcheesiState) -> Result<(), String> {
         }
     }
     compare::check_complete(&by_board, &seen).map_err(|e| format!("{}: {e}", here()))?;
+    // Every order of every play (`Orders::All`: what taking a play one step at a time and
+    // checking a given play use) is exactly the reference's list, not only one play per board.
+    let mut all: Vec<Play> = Vec::new();
+    sys.generate(s, Orders::All, &mut all);
+    let all_texts: BTreeSet<String> = all.iter().map(|p| sys.format_play(s, p)).collect();
+    let reference_texts: BTreeSet<String> = by_board.values().flatten().cloned().collect();
+    if all_texts != reference_texts {
+        return Err(format!(
+            "{}: every order lists {:?} beyond the reference and misses {:?}",
+            here(),
+            all_texts.difference(&reference_texts).collect::<Vec<_>>(),
+            reference_texts.difference(&all_texts).collect::<Vec<_>>()
+        ));
+    }
     Ok(())
 }
 
