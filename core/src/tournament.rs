@@ -293,12 +293,23 @@ fn standings(
     let mut seat_wins = vec![0usize; seats as usize];
     // Per player, each game's points won (see `Standing::points_per_game`), summed and squared.
     let mut points = vec![(0.0f64, 0.0f64); n_players];
-    let n_sides = {
+    // Each side as the bit set of its seats.
+    let sides: Vec<u16> = {
         let mut v: Vec<u16> = teams.to_vec();
         v.sort_unstable();
         v.dedup();
-        v.len().max(2) as f64
+        v
     };
+    let n_sides = sides.len().max(2) as f64;
+    // The sides a player sits on (the same in every rotation).
+    let sides_of: Vec<usize> = (0..n_players)
+        .map(|p| {
+            sides
+                .iter()
+                .filter(|&&t| (0..seats).any(|s| t & (1 << s) != 0 && seatings[0][s as usize] == p))
+                .count()
+        })
+        .collect();
     for (g, stats) in &played {
         let seating = &seatings[g.rotation as usize];
         for (p, (w, pt)) in wins.iter_mut().zip(points.iter_mut()).enumerate() {
@@ -307,17 +318,7 @@ fn standings(
             if g.winners == 0 {
                 continue;
             }
-            let on = (0..seats)
-                .filter(|&s| seating[s as usize] == p)
-                .map(|s| teams[s as usize])
-                .fold(Vec::new(), |mut v: Vec<u16>, t| {
-                    if !v.contains(&t) {
-                        v.push(t);
-                    }
-                    v
-                })
-                .len() as f64;
-            let fair = on / n_sides;
+            let fair = sides_of[p] as f64 / n_sides;
             let x = f64::from(g.points.max(1)) * (f64::from(u8::from(won)) - fair) * n_sides
                 / (n_sides - 1.0);
             pt.0 += x;
@@ -329,21 +330,9 @@ fn standings(
             seat_wins[s] += (g.winners & (1 << s) != 0) as usize;
         }
     }
-    // The share of sides a player sits on (the same in every rotation).
-    let sides: Vec<u16> = {
-        let mut v: Vec<u16> = teams.to_vec();
-        v.sort_unstable();
-        v.dedup();
-        v
-    };
-    let fair: Vec<f64> = (0..n_players)
-        .map(|p| {
-            let on = sides
-                .iter()
-                .filter(|&&t| (0..seats).any(|s| t & (1 << s) != 0 && seatings[0][s as usize] == p))
-                .count();
-            on as f64 / sides.len() as f64
-        })
+    let fair: Vec<f64> = sides_of
+        .iter()
+        .map(|&on| on as f64 / sides.len() as f64)
         .collect();
     let ratings = luce_ratings(&players, &seatings, &played, seats);
     let standings = (0..n_players)

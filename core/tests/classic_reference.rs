@@ -10,6 +10,7 @@
 //! `REFERENCE_ROLLS` sets how many position-rolls per option set.
 
 #[path = "common/compare.rs"]
+#[allow(dead_code)] // `check_every_order`: Classic checks every order by position instead
 mod compare;
 #[path = "common/walk.rs"]
 #[allow(dead_code)]

@@ -81,16 +81,8 @@ fn compare(sys: &ParcheesiSystem, s: &ParcheesiState) -> Result<(), String> {
     // checking a given play use) is exactly the reference's list, not only one play per board.
     let mut all: Vec<Play> = Vec::new();
     sys.generate(s, Orders::All, &mut all);
-    let all_texts: BTreeSet<String> = all.iter().map(|p| sys.format_play(s, p)).collect();
-    let reference_texts: BTreeSet<String> = by_board.values().flatten().cloned().collect();
-    if all_texts != reference_texts {
-        return Err(format!(
-            "{}: every order lists {:?} beyond the reference and misses {:?}",
-            here(),
-            all_texts.difference(&reference_texts).collect::<Vec<_>>(),
-            reference_texts.difference(&all_texts).collect::<Vec<_>>()
-        ));
-    }
+    let all_texts: Vec<String> = all.iter().map(|p| sys.format_play(s, p)).collect();
+    compare::check_every_order(&by_board, &all_texts).map_err(|e| format!("{}: {e}", here()))?;
     Ok(())
 }
 

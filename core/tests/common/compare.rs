@@ -51,3 +51,22 @@ pub fn check_complete<B: Ord>(
         Err(format!("the fast generator misses {missing:?}"))
     }
 }
+
+/// Every order of every play (`Orders::All`: what the step-by-step interface and `parse_play`
+/// walk), written as `all_texts`, is exactly the set of the reference's notations.
+pub fn check_every_order<B: Ord>(
+    reference: &BTreeMap<B, BTreeSet<String>>,
+    all_texts: &[String],
+) -> Result<(), String> {
+    let fast: BTreeSet<&String> = all_texts.iter().collect();
+    let by_reference: BTreeSet<&String> = reference.values().flatten().collect();
+    if fast == by_reference {
+        Ok(())
+    } else {
+        Err(format!(
+            "every order: only the fast generator lists {:?}, only the reference {:?}",
+            fast.difference(&by_reference).collect::<Vec<_>>(),
+            by_reference.difference(&fast).collect::<Vec<_>>()
+        ))
+    }
+}
