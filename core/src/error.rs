@@ -87,3 +87,25 @@ pub const EXCERPT_CHARS: usize = 80;
 
 /// Shorthand for results of this crate.
 pub type Result<T> = std::result::Result<T, Error>;
+
+/// An empty vector with room for `len` elements, or [`Error::Resource`] when that much memory
+/// cannot be had (the size overflows, or the allocator refuses). Results sized by a count the
+/// caller chose (rollouts, deals, environments) are allocated through this, so that a huge count
+/// is an error instead of an abort of the process.
+pub(crate) fn try_with_capacity<T>(len: usize, what: &str) -> Result<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(len).map_err(|_| {
+        let bytes = (len as u128) * (std::mem::size_of::<T>() as u128);
+        Error::Resource(format!(
+            "cannot allocate memory for {len} {what} ({bytes} bytes)"
+        ))
+    })?;
+    Ok(v)
+}
+
+/// `a * b` for a count of results, or [`Error::InvalidArgument`] naming `what` when the product
+/// does not fit in a `usize`.
+pub(crate) fn checked_count(a: usize, b: usize, what: &str) -> Result<usize> {
+    a.checked_mul(b)
+        .ok_or_else(|| Error::InvalidArgument(format!("too many {what}: {a} x {b}")))
+}

@@ -23,6 +23,7 @@
 //! assert!(greedy.win_rate > 0.5);
 //! ```
 
+use crate::error::{checked_count, try_with_capacity};
 use crate::players::{
     DiceStreams, Evaluate, GameStats, Player, PlayerSpec, Policy, in_pool, play_out,
 };
@@ -221,13 +222,14 @@ pub fn tournament(rules: &Rules, options: &TournamentOptions) -> Result<Tourname
             let o = self.0;
             let lineup = parse_lineup::<R>(&o.lineup, sys.seats())?;
             let (players, seatings) = seatings(&lineup, o.rotate);
-            let rotations = seatings.len() as u64;
-            let total = o.deals as u64 * rotations;
-            let games = in_pool(o.threads, || {
+            let rotations = seatings.len();
+            let total = checked_count(o.deals, rotations, "games (deals x rotations)")?;
+            let mut games = try_with_capacity(total, "tournament games")?;
+            in_pool(o.threads, || {
                 (0..total)
                     .into_par_iter()
                     .map(|k| {
-                        let (deal, rotation) = (k / rotations, k % rotations);
+                        let (deal, rotation) = ((k / rotations) as u64, (k % rotations) as u64);
                         let deal_seed = game_seed(o.seed, deal);
                         let policy_seed = game_seed(deal_seed, 0x9_1A7E5 + rotation);
                         let (outcome, stats) = play_game(
@@ -247,7 +249,7 @@ pub fn tournament(rules: &Rules, options: &TournamentOptions) -> Result<Tourname
                         };
                         (game, stats)
                     })
-                    .collect()
+                    .collect_into_vec(&mut games)
             })?;
             Ok((players, seatings, games))
         }

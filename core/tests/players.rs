@@ -683,3 +683,60 @@ fn parcheesi_threats_and_blocking_count_the_opponents_pieces() {
     // The blockade's pieces are never exposed.
     assert_eq!(parcheesi_feature(block, "exposure")[0], 0.0);
 }
+
+/// Counts the caller chooses size the results of rollouts and tournaments: a count too large
+/// for memory is an error (`Resource`, or `InvalidArgument` when the count itself overflows),
+/// never an abort of the process or a panic; a finished game's evaluation allocates nothing.
+#[test]
+fn huge_rollout_and_deal_counts_are_errors_not_aborts() {
+    let mut g = Game::from_preset("backgammon", 2).unwrap();
+    g.set_roll(pachisi::Roll::Dice([6, 2])).unwrap();
+    for rollouts in [usize::MAX / 2, usize::MAX / 16 + 1, 1 << 60] {
+        let opts = RolloutOptions {
+            rollouts,
+            policy: "random".into(),
+            seed: 1,
+            threads: Some(1),
+        };
+        let e = players::evaluate(&g, &opts).unwrap_err();
+        assert!(matches!(e, Error::Resource(_)), "{e}");
+        let e = players::hint(&g, &opts).unwrap_err();
+        assert!(
+            matches!(e, Error::Resource(_) | Error::InvalidArgument(_)),
+            "{e}"
+        );
+    }
+    for deals in [usize::MAX, usize::MAX / 2, 1 << 60] {
+        let e = tournament(
+            &Rules::preset("backgammon").unwrap(),
+            &TournamentOptions::new(&["random", "random"], deals, 1),
+        )
+        .unwrap_err();
+        assert!(
+            matches!(e, Error::Resource(_) | Error::InvalidArgument(_)),
+            "{e}"
+        );
+    }
+    // Over: every rollout would end as the game did, so nothing is played or stored.
+    let mut over = Game::from_preset("backgammon", 2).unwrap();
+    while !over.is_over() {
+        if over.is_chance_node() {
+            over.roll().unwrap();
+        } else {
+            over.play_index(0).unwrap();
+        }
+    }
+    let e = players::evaluate(
+        &over,
+        &RolloutOptions {
+            rollouts: usize::MAX,
+            policy: "random".into(),
+            seed: 1,
+            threads: Some(1),
+        },
+    )
+    .unwrap();
+    assert_eq!(e.rollouts, usize::MAX);
+    assert_eq!(e.stderr, vec![0.0, 0.0]);
+    assert!(e.win.iter().all(|&w| w == 0.0 || w == 1.0));
+}

@@ -537,3 +537,87 @@ fn parcheesi_play_count_search() {
         best.0
     );
 }
+
+/// The rules' `max_rolls` ends an RL game as it ends a `Game` (G-A): over after that many
+/// rolls, truncated, no winner and zero returns; the count survives JSON, and a game saved
+/// without it (before the cap applied here) counts from 0.
+#[test]
+fn max_rolls_truncates_rl_games_as_it_does_games() {
+    for encoding in [Encoding::Step, Encoding::Play] {
+        let rules = Rules::with_options("pachisi", &serde_json::json!({"max_rolls": 10})).unwrap();
+        let mut g = new_game(&rules, encoding, 1, true).unwrap();
+        let mut game = Game::new(&rules, 1);
+        let mut actions = 0;
+        while g.node() != Node::Over {
+            assert!(!g.truncated());
+            g.apply_action(g.legal_actions()[0]).unwrap();
+            actions += 1;
+            assert!(actions < 1000, "{encoding:?}: max_rolls ignored");
+        }
+        assert_eq!(g.rolls(), 10);
+        assert!(g.truncated(), "{encoding:?}");
+        assert_eq!(g.returns(), vec![0.0; 4]);
+        assert!(g.legal_actions().is_empty());
+        // A `Game` with the same cap ends after as many rolls.
+        while !game.is_over() {
+            if game.is_chance_node() {
+                game.roll().unwrap();
+            } else {
+                game.play_index(0).unwrap();
+            }
+        }
+        assert!(game.is_truncated());
+        assert_eq!(game.rolls(), 10);
+
+        let json = g.to_json();
+        let mut h = new_game(&rules, encoding, 2, true).unwrap();
+        h.load_json(&json).unwrap();
+        assert_eq!((h.rolls(), h.truncated()), (10, true));
+        // Saved without the count (at a decision: an automatic game never waits at a roll).
+        let fresh = new_game(&rules, encoding, 3, true).unwrap();
+        let mut v: serde_json::Value = serde_json::from_str(&fresh.to_json()).unwrap();
+        assert!(v.as_object_mut().unwrap().remove("rolls").is_some());
+        h.load_json(&v.to_string()).unwrap();
+        assert_eq!(h.rolls(), 0);
+        assert_eq!(h.position(), fresh.position());
+    }
+    // Rolled by the caller: the roll after the last one allowed is refused.
+    let rules = Rules::with_options("backgammon", &serde_json::json!({"max_rolls": 1})).unwrap();
+    let mut g = new_game(&rules, Encoding::Play, 1, false).unwrap();
+    g.roll().unwrap();
+    g.apply_action(g.legal_actions()[0]).unwrap();
+    assert_eq!(g.node(), Node::Over);
+    assert!(g.truncated());
+    assert!(g.roll().is_err());
+}
+
+/// A vectorised environment reports a game cut by `max_rolls` as truncated (not terminated)
+/// and starts it again; more environments than `MAX_ENVS` is an error, not an allocation.
+#[test]
+fn vec_env_truncates_at_max_rolls_and_bounds_its_size() {
+    let rules = Rules::with_options("pachisi", &serde_json::json!({"max_rolls": 10})).unwrap();
+    let mut env = VecEnv::new(&rules, 4, 0, Encoding::Step, None).unwrap();
+    let mut buffers = OutputBuffers::new(&env);
+    let mut actions = vec![0i64; 4];
+    let (mut truncated, mut terminated) = (0, 0);
+    {
+        let mut out = buffers.outputs();
+        env.reset(None, &mut out);
+    }
+    for _ in 0..100 {
+        env.random_actions(&mut actions);
+        let mut out = buffers.outputs();
+        env.step(&actions, &mut out).unwrap();
+        truncated += out.truncated.iter().filter(|&&t| t).count();
+        terminated += out.terminated.iter().filter(|&&t| t).count();
+        assert!(out.rewards.iter().all(|&r| r == 0.0));
+    }
+    assert!(truncated > 0);
+    assert_eq!(terminated, 0);
+    for n in [0, pachisi::rl::env::MAX_ENVS + 1, usize::MAX] {
+        let e = VecEnv::new(&rules, n, 0, Encoding::Step, None)
+            .err()
+            .unwrap();
+        assert!(matches!(e, pachisi::Error::InvalidArgument(_)), "{e}");
+    }
+}

@@ -195,9 +195,14 @@ pub fn guard_ok<T>(f: impl FnOnce() -> T) -> PyResult<T> {
 /// when it is not an int (bools are refused too), an `InvalidArgumentError` naming it and
 /// `range` when the value does not fit (never an `OverflowError`).
 pub fn int_arg<T: TryFrom<i128>>(obj: &Bound<'_, PyAny>, name: &str, range: &str) -> PyResult<T> {
+    int_value(obj, &format!("`{name}`"), range)
+}
+
+/// [`int_arg`] for an argument described as `subject`.
+fn int_value<T: TryFrom<i128>>(obj: &Bound<'_, PyAny>, subject: &str, range: &str) -> PyResult<T> {
     if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
         return Err(PyTypeError::new_err(format!(
-            "`{name}` must be an int ({range}), got {}",
+            "{subject} must be an int ({range}), got {}",
             obj.get_type().name()?
         )));
     }
@@ -210,7 +215,7 @@ pub fn int_arg<T: TryFrom<i128>>(obj: &Bound<'_, PyAny>, name: &str, range: &str
         Ok(new_err(
             Kind::InvalidArgument,
             format!(
-                "`{name}` must be {range}, got {}",
+                "{subject} must be {range}, got {}",
                 pachisi::error::excerpt(&text, pachisi::error::EXCERPT_CHARS)
             ),
         ))
@@ -256,5 +261,39 @@ impl<'py> FromPyObject<'_, 'py> for Seed {
         }
         let reduced = obj.bitand(u64::MAX)?;
         Ok(Seed(reduced.extract::<u64>()?))
+    }
+}
+
+/// The range of an integer argument type, for [`Int`]'s error message.
+pub trait IntRange: TryFrom<i128> + Copy {
+    /// The smallest and largest value, as text.
+    const RANGE: &'static str;
+}
+impl IntRange for u8 {
+    const RANGE: &'static str = "an int from 0 to 255";
+}
+impl IntRange for u32 {
+    const RANGE: &'static str = "an int from 0 to 2**32 - 1";
+}
+impl IntRange for u64 {
+    const RANGE: &'static str = "an int from 0 to 2**64 - 1";
+}
+impl IntRange for usize {
+    const RANGE: &'static str = "an int from 0 to 2**64 - 1";
+}
+impl IntRange for i64 {
+    const RANGE: &'static str = "an int from -2**63 to 2**63 - 1";
+}
+
+/// An integer argument of type `T`: a `TypeError` for a non-int (bools too), an
+/// `InvalidArgumentError` when the value does not fit `T` (never an `OverflowError`, which
+/// pyo3's own integer arguments raise).
+#[derive(Copy, Clone, Debug)]
+pub struct Int<T>(pub T);
+
+impl<'py, T: IntRange> FromPyObject<'_, 'py> for Int<T> {
+    type Error = PyErr;
+    fn extract(obj: Borrowed<'_, 'py, PyAny>) -> PyResult<Int<T>> {
+        int_value(&obj, "this argument", T::RANGE).map(Int)
     }
 }

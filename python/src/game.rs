@@ -176,6 +176,15 @@ impl PyLegalPlays {
             let picked = (0..ind.slicelength).map(|k| (ind.start + k as isize * ind.step) as usize);
             return Ok(self.list_of(py, picked)?.into_any());
         }
+        // An int too large for `isize` is out of range like any other (as in a list).
+        if index.is_instance_of::<pyo3::types::PyInt>()
+            && !index.is_instance_of::<pyo3::types::PyBool>()
+            && index.extract::<isize>().is_err()
+        {
+            return Err(PyIndexError::new_err(format!(
+                "legal play index {index} is out of range ({n} legal plays)"
+            )));
+        }
         let i: isize = index.extract().map_err(|_| {
             PyTypeError::new_err(format!(
                 "LegalPlays indices must be integers or slices, not {}",
@@ -563,8 +572,26 @@ impl PyGame {
 
     /// Makes legal play number ``index`` of ``legal_plays()``: the list the game keeps for this
     /// decision, so nothing is generated or looked up. ``IndexError`` when out of range.
-    fn play_index(&mut self, index: usize) -> PyResult<()> {
+    fn play_index(&mut self, index: &Bound<'_, PyAny>) -> PyResult<()> {
         let n = self.inner.legal_plays_ref().len();
+        if index.is_instance_of::<pyo3::types::PyBool>()
+            || !index.is_instance_of::<pyo3::types::PyInt>()
+        {
+            return Err(PyTypeError::new_err(format!(
+                "play_index() takes an int, got {}",
+                index.get_type().name()?
+            )));
+        }
+        // Any int that is no index of the list (negative, or huge) is out of range.
+        let index = match index.extract::<usize>() {
+            Ok(i) => i,
+            Err(_) => usize::MAX,
+        };
+        if index == usize::MAX && self.inner.node() == Node::Decision {
+            return Err(pyo3::exceptions::PyIndexError::new_err(format!(
+                "play index out of range ({n} legal plays)"
+            )));
+        }
         if index >= n && self.inner.node() == Node::Decision {
             return Err(pyo3::exceptions::PyIndexError::new_err(format!(
                 "play index {index} is out of range ({n} legal plays)"

@@ -3,7 +3,7 @@
 //! Gymnasium, PettingZoo and OpenSpiel adapters are written on).
 
 use crate::convert::{roll_from_py, roll_to_py};
-use crate::errors::{Kind, guard, guard_ok, new_err};
+use crate::errors::{Int, Kind, Seed, guard, guard_ok, new_err};
 use crate::players::PolicyArg;
 use crate::rules::rules_from;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
@@ -125,16 +125,16 @@ impl PyVecEnv {
 #[pymethods]
 impl PyVecEnv {
     #[new]
-    #[pyo3(signature = (preset, num_envs, seed=0, encoding="step", max_decisions=None, *, observation="plain", **options),
+    #[pyo3(signature = (preset, num_envs, seed=Seed(0), encoding="step", max_decisions=None, *, observation="plain", **options),
            text_signature = "(preset, num_envs, seed=0, encoding='step', max_decisions=None, *, observation='plain', **options)")]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         preset: &Bound<'_, PyAny>,
-        num_envs: usize,
-        seed: u64,
+        num_envs: Int<usize>,
+        seed: Seed,
         encoding: &str,
-        max_decisions: Option<u32>,
+        max_decisions: Option<Int<u32>>,
         observation: &str,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
@@ -142,7 +142,16 @@ impl PyVecEnv {
         let enc = encoding_from(encoding)?;
         let kind = observation_from(observation)?;
         let env = py.detach(|| {
-            guard(|| VecEnv::new_with_observation(&rules, num_envs, seed, enc, kind, max_decisions))
+            guard(|| {
+                VecEnv::new_with_observation(
+                    &rules,
+                    num_envs.0,
+                    seed.0,
+                    enc,
+                    kind,
+                    max_decisions.map(|m| m.0),
+                )
+            })
         })?;
         let (n, d, a, p) = (
             env.num_envs(),
@@ -208,10 +217,10 @@ impl PyVecEnv {
     fn reset<'py>(
         &mut self,
         py: Python<'py>,
-        seed: Option<u64>,
+        seed: Option<Seed>,
     ) -> PyResult<(Bound<'py, PyArray2<f32>>, Bound<'py, PyDict>)> {
         self.with_outputs(py, |env, out| {
-            env.reset(seed, out);
+            env.reset(seed.map(|s| s.0), out);
             Ok(())
         })?;
         Ok((self.obs.bind(py).clone(), self.info(py, false)?))
@@ -275,8 +284,8 @@ impl PyVecEnv {
     }
 
     /// Game ``i`` as an ``RlGame`` (a copy).
-    fn game(&self, i: usize) -> PyResult<PyRlGame> {
-        match self.env.game(i) {
+    fn game(&self, i: Int<i64>) -> PyResult<PyRlGame> {
+        match usize::try_from(i.0).ok().and_then(|i| self.env.game(i)) {
             Some(g) => Ok(PyRlGame {
                 inner: g.clone_box(),
                 auto_chance: true,
@@ -322,13 +331,13 @@ pub struct PyRlGame {
 #[pymethods]
 impl PyRlGame {
     #[new]
-    #[pyo3(signature = (preset, encoding="step", seed=0, auto_chance=true, *, observation="plain", **options),
+    #[pyo3(signature = (preset, encoding="step", seed=Seed(0), auto_chance=true, *, observation="plain", **options),
            text_signature = "(preset, encoding='step', seed=0, auto_chance=True, *, observation='plain', **options)")]
     fn new(
         py: Python<'_>,
         preset: &Bound<'_, PyAny>,
         encoding: &str,
-        seed: u64,
+        seed: Seed,
         auto_chance: bool,
         observation: &str,
         options: Option<&Bound<'_, PyDict>>,
@@ -336,8 +345,9 @@ impl PyRlGame {
         let rules = rules_from(preset, options)?;
         let enc = encoding_from(encoding)?;
         let kind = observation_from(observation)?;
-        let inner = py
-            .detach(|| guard(|| new_game_with_observation(&rules, enc, kind, seed, auto_chance)))?;
+        let inner = py.detach(|| {
+            guard(|| new_game_with_observation(&rules, enc, kind, seed.0, auto_chance))
+        })?;
         Ok(PyRlGame {
             inner,
             auto_chance,
@@ -390,21 +400,32 @@ impl PyRlGame {
     fn decisions(&self) -> u32 {
         self.inner.decisions()
     }
+    /// Rolls made since the start (forfeited ones included); the rules' ``max_rolls`` caps them.
+    #[getter]
+    fn rolls(&self) -> u32 {
+        self.inner.rolls()
+    }
     /// The observation's views: ``[(name, offset, shape), ...]``.
     fn views<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         views_list(py, &self.inner.views())
     }
     /// Starts a new game with ``seed``.
-    fn reset(&mut self, seed: u64) -> PyResult<()> {
-        guard_ok(|| self.inner.reset(seed))
+    fn reset(&mut self, seed: Seed) -> PyResult<()> {
+        guard_ok(|| self.inner.reset(seed.0))
     }
     /// ``"chance"``, ``"decision"`` or ``"over"``.
     fn node(&self) -> &'static str {
         node_name(self.inner.node())
     }
-    /// Whether the game is over.
+    /// Whether the game is over: won, or cut short by the rules' ``max_rolls``
+    /// (``is_truncated()``).
     fn is_over(&self) -> bool {
         self.inner.node() == Node::Over
+    }
+    /// Whether the game ended because a roll was due after the rules' ``max_rolls`` rolls (no
+    /// winner, zero returns: truncated rather than terminated).
+    fn is_truncated(&self) -> bool {
+        self.inner.truncated()
     }
     /// The seat to act or roll.
     fn current_player(&self) -> u8 {
@@ -439,7 +460,8 @@ impl PyRlGame {
         PyArray1::from_vec(py, m)
     }
     /// Applies a legal action id (``IllegalMoveError`` otherwise, the game unchanged).
-    fn apply_action(&mut self, action: i64) -> PyResult<()> {
+    fn apply_action(&mut self, action: Int<i64>) -> PyResult<()> {
+        let action = action.0;
         if action < 0 {
             return Err(new_err(
                 Kind::IllegalMove,
@@ -453,12 +475,18 @@ impl PyRlGame {
     fn observation<'py>(
         &self,
         py: Python<'py>,
-        seat: Option<u8>,
+        seat: Option<Int<i64>>,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
-        let seat = seat.unwrap_or_else(|| self.inner.current_player());
-        if seat >= self.inner.seats() {
-            return Err(new_err(Kind::InvalidPlayer, format!("no seat {seat}")));
-        }
+        let seat = match seat {
+            None => self.inner.current_player(),
+            Some(Int(s)) if (0..i64::from(self.inner.seats())).contains(&s) => s as u8,
+            Some(Int(s)) => {
+                return Err(new_err(
+                    Kind::InvalidPlayer,
+                    format!("no seat {s} (seats 0..{})", self.inner.seats()),
+                ));
+            }
+        };
         let mut v = vec![0.0f32; self.inner.observation_size()];
         guard_ok(|| self.inner.observe(seat, &mut v))?;
         Ok(PyArray1::from_vec(py, v))
@@ -468,8 +496,15 @@ impl PyRlGame {
         self.inner.returns()
     }
     /// A description of an action id in the current position.
-    fn action_to_string(&self, action: usize) -> String {
-        self.inner.action_to_string(action)
+    fn action_to_string(&self, action: Int<i64>) -> PyResult<String> {
+        let n = self.inner.num_actions();
+        match usize::try_from(action.0) {
+            Ok(a) if a < n => Ok(self.inner.action_to_string(a)),
+            _ => Err(new_err(
+                Kind::InvalidArgument,
+                format!("no action id {} (ids 0..{n})", action.0),
+            )),
+        }
     }
     /// The position in the variant's notation (with the steps taken).
     fn position(&self) -> String {
@@ -485,8 +520,9 @@ impl PyRlGame {
     }
     /// Opponents for ``play_opponent``: one player spec (or ``Player``-like spec) per seat,
     /// ``None`` for seats the caller plays; each is seeded ``seed + seat``.
-    #[pyo3(signature = (specs, seed=0))]
-    fn set_opponents(&mut self, specs: &Bound<'_, PyList>, seed: u64) -> PyResult<()> {
+    #[pyo3(signature = (specs, seed=Seed(0)), text_signature = "($self, specs, seed=0)")]
+    fn set_opponents(&mut self, specs: &Bound<'_, PyList>, seed: Seed) -> PyResult<()> {
+        let seed = seed.0;
         let mut out: Vec<Box<dyn Policy>> = Vec::new();
         for (i, s) in specs.iter().enumerate() {
             let text = if s.is_none() {

@@ -129,3 +129,45 @@ def test_messages_quote_only_an_excerpt() -> None:
         with pytest.raises(pachisi.PachisiError) as info:
             call()
         assert len(str(info.value)) < 1000, str(info.value)[:200]
+
+
+def test_huge_counts_are_errors_not_aborts() -> None:
+    # Results sized by a count are allocated fallibly: too much memory is a ResourceError, an
+    # overflowing count an InvalidArgumentError; the process never aborts.
+    g = pachisi.Game("backgammon", seed=1)
+    g.roll((3, 1))
+    raises(pachisi.ResourceError, lambda: g.evaluate(rollouts=2**62), "rollouts")
+    raises(pachisi.PachisiError, lambda: g.hint(rollouts=2**62), "rollouts")
+    raises(pachisi.PachisiError, lambda: pachisi.tournament("backgammon", ["random", "random"], deals=2**62))
+    raises(pachisi.InvalidArgumentError, lambda: pachisi.VecEnv("backgammon", 2**32 - 1), "num_envs")
+    raises(pachisi.InvalidArgumentError, lambda: pachisi.VecEnv("backgammon", 0), "num_envs")
+
+
+def test_rl_and_index_arguments_never_overflow() -> None:
+    g = pachisi.Game("backgammon", seed=1)
+    g.roll((3, 1))
+    # Out-of-range indices are IndexErrors, as for a list.
+    for bad in (lambda: g.play_index(-1), lambda: g.play_index(10**30), lambda: g.legal_plays()[10**30]):
+        with pytest.raises(IndexError):
+            bad()
+    raises(TypeError, lambda: g.play_index(1.0))  # type: ignore[arg-type]
+    assert g.legal_plays()[-1] == g.legal_plays()[len(g.legal_plays()) - 1]
+    raises(pachisi.InvalidArgumentError, lambda: pachisi.VecEnv("backgammon", -1))
+    raises(pachisi.InvalidArgumentError, lambda: pachisi.VecEnv("backgammon", 2, max_decisions=-1))
+    # Seeds are any int modulo 2**64 here too.
+    a = pachisi.RlGame("backgammon", "step", -1)
+    b = pachisi.RlGame("backgammon", "step", 2**64 - 1)
+    assert a.state_json() == b.state_json()
+    a.reset(-5)
+    env = pachisi.VecEnv("backgammon", 2, seed=-1)
+    env.reset(seed=-1)
+    raises(pachisi.InvalidArgumentError, lambda: a.apply_action(2**70))
+    raises(pachisi.IllegalMoveError, lambda: a.apply_action(-1))
+    raises(pachisi.InvalidPlayerError, lambda: a.observation(-1), "seat")
+    raises(pachisi.InvalidPlayerError, lambda: a.observation(7), "seat")
+    raises(pachisi.InvalidArgumentError, lambda: a.action_to_string(-1), "action")
+    raises(pachisi.InvalidArgumentError, lambda: a.action_to_string(10**6), "action")
+    assert isinstance(a.action_to_string(a.legal_actions()[0]), str)
+    with pytest.raises(IndexError):
+        env.game(-1)
+    raises(pachisi.InvalidArgumentError, lambda: pachisi.train("backgammon", games=-1))

@@ -287,3 +287,38 @@ def test_core_imports_no_extra_and_missing_extras_are_named():
         "        raise AssertionError(mod)\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_max_rolls_truncates_rl_games_and_the_adapters_say_truncated():
+    # The rules' `max_rolls` (G-A) ends an RlGame as it ends a Game: over, truncated, no returns.
+    g = pachisi.RlGame("pachisi", "step", 1, max_rolls=10)
+    actions = 0
+    while not g.is_over():
+        assert not g.is_truncated()
+        g.apply_action(g.legal_actions()[0])
+        actions += 1
+        assert actions < 1000
+    assert (g.rolls, g.is_truncated(), list(g.returns())) == (10, True, [0.0] * 4)
+    h = pachisi.RlGame("pachisi", "step", 2, max_rolls=10)
+    h.load_state_json(g.state_json())
+    assert h.is_truncated() and h.rolls == 10
+    env = pachisi.VecEnv("pachisi", 3, max_rolls=10)
+    env.reset()
+    truncated = terminated = 0
+    for _ in range(60):
+        _, rewards, term, trunc, _ = env.step(env.random_actions())
+        truncated += int(trunc.sum())
+        terminated += int(term.sum())
+        assert not rewards.any()
+    assert truncated > 0 and terminated == 0
+    pytest.importorskip("gymnasium")
+    from pachisi.gymnasium import PachisiEnv
+
+    genv = PachisiEnv("backgammon", max_rolls=4)
+    genv.reset(seed=1)
+    for _ in range(100):
+        mask = genv.action_masks()
+        _, reward, term, trunc, _ = genv.step(int(np.flatnonzero(mask)[0]))
+        if term or trunc:
+            break
+    assert (term, trunc, reward) == (False, True, 0.0)

@@ -135,3 +135,13 @@ def test_summary_prints_as_a_table_and_is_a_dict() -> None:
     text = str(s)
     assert "win rate" in text and "seat 1" in text
     assert "<table>" in s._repr_html_()
+
+
+def test_python_policy_path_applies_the_options_to_a_rules_object() -> None:
+    # The slow path (a Python callable in the line-up) reads the options like the Rust path.
+    first = lambda game, plays: 0  # noqa: E731
+    r = pachisi.simulate(pachisi.Rules("backgammon"), games=2, policy=[first, "random"], max_rolls=5)
+    assert r.rules == pachisi.Rules("backgammon", max_rolls=5)
+    assert r.truncated.all()
+    r = pachisi.simulate(pachisi.Rules("parcheesi"), games=1, policy=[first, "random"], seats=2)
+    assert r.rules.options["seats"] == 2

@@ -9,6 +9,7 @@
 use super::greedy::child;
 use super::run::{DiceStreams, GameStats, in_pool, play_out};
 use super::{Evaluate, Player, PlayerSpec, Policy, TypedVisitor};
+use crate::error::{checked_count, try_with_capacity};
 use crate::game::Game;
 use crate::play::Play;
 use crate::sim::game_seed;
@@ -78,15 +79,20 @@ pub struct HintRow {
     pub diff_stderr: f64,
 }
 
-/// Mean and standard error of the per-seat win indicators of some rollouts.
-fn mean_and_error(wins: &[[f64; 4]], seats: usize) -> (Vec<f64>, Vec<f64>) {
-    let n = wins.len().max(1) as f64;
+/// Mean and standard error of the per-seat win indicators of some rollouts (`win` reads one
+/// rollout's indicators).
+fn mean_and_error<T>(
+    rows: &[T],
+    win: impl Fn(&T) -> [f64; 4],
+    seats: usize,
+) -> (Vec<f64>, Vec<f64>) {
+    let n = rows.len().max(1) as f64;
     let mut mean = vec![0.0; seats];
     let mut err = vec![0.0; seats];
     for seat in 0..seats {
-        let m = wins.iter().map(|w| w[seat]).sum::<f64>() / n;
+        let m = rows.iter().map(|r| win(r)[seat]).sum::<f64>() / n;
         mean[seat] = m;
-        if wins.len() > 1 {
+        if rows.len() > 1 {
             // Wins are 0 or 1: the sample variance is m(1-m)n/(n-1).
             err[seat] = (m * (1.0 - m) / (n - 1.0)).sqrt();
         }
@@ -153,23 +159,29 @@ pub fn evaluate(game: &Game, options: &RolloutOptions) -> Result<Evaluation> {
             let (opts, spec) = (self.0, &self.1);
             spec.check_system::<R>()?;
             let s = *s;
+            let mut results = try_with_capacity(opts.rollouts, "rollouts")?;
             in_pool(opts.threads, || {
-                (0..opts.rollouts as u64)
+                (0..opts.rollouts)
                     .into_par_iter()
-                    .map(|i| rollout(sys, s, spec, opts.seed, i))
-                    .collect()
-            })
+                    .map(|i| rollout(sys, s, spec, opts.seed, i as u64))
+                    .collect_into_vec(&mut results)
+            })?;
+            Ok(results)
         }
     }
     let seats = game.seats() as usize;
-    let results = if game.node() == Node::Over {
+    if game.node() == Node::Over {
+        // Every rollout of a finished game ends as it did: exact, nothing to play out.
         let w = super::eval::terminal_values(game.outcome());
-        vec![(w, true); options.rollouts]
-    } else {
-        super::with_game_state(game, Eval(options, spec))?
-    };
-    let wins: Vec<[f64; 4]> = results.iter().map(|r| r.0).collect();
-    let (win, stderr) = mean_and_error(&wins, seats);
+        return Ok(Evaluation {
+            win: w[..seats].to_vec(),
+            stderr: vec![0.0; seats],
+            rollouts: options.rollouts,
+            unfinished: 0,
+        });
+    }
+    let results = super::with_game_state(game, Eval(options, spec))?;
+    let (win, stderr) = mean_and_error(&results, |r| r.0, seats);
     Ok(Evaluation {
         win,
         stderr,
@@ -208,13 +220,16 @@ pub fn hint(game: &Game, options: &RolloutOptions) -> Result<Vec<HintRow>> {
             let (opts, spec, plays) = (self.0, &self.1, self.2);
             spec.check_system::<R>()?;
             let children: Vec<R::State> = plays.iter().map(|p| child(sys, s, p)).collect();
-            let n = opts.rollouts as u64;
+            let n = opts.rollouts;
+            let total = checked_count(children.len(), n, "rollouts (plays x rollouts)")?;
+            let mut wins = try_with_capacity(total, "rollouts (plays x rollouts)")?;
             in_pool(opts.threads, || {
-                (0..children.len() as u64 * n)
+                (0..total)
                     .into_par_iter()
-                    .map(|k| rollout(sys, children[(k / n) as usize], spec, opts.seed, k % n).0)
-                    .collect()
-            })
+                    .map(|k| rollout(sys, children[k / n], spec, opts.seed, (k % n) as u64).0)
+                    .collect_into_vec(&mut wins)
+            })?;
+            Ok(wins)
         }
     }
     let wins = super::with_game_state(game, Hint(options, spec, &plays))?;
@@ -232,15 +247,12 @@ pub fn hint(game: &Game, options: &RolloutOptions) -> Result<Vec<HintRow>> {
         .into_iter()
         .map(|i| {
             let w = per_play[i];
-            let (win, stderr) = mean_and_error(w, seats);
-            let d: Vec<f64> = w
-                .iter()
-                .zip(best)
-                .map(|(a, b)| a[mover] - b[mover])
-                .collect();
-            let diff = d.iter().sum::<f64>() / n as f64;
+            let (win, stderr) = mean_and_error(w, |x| *x, seats);
+            // The paired differences, read twice rather than stored (n may be large).
+            let d = || w.iter().zip(best).map(|(a, b)| a[mover] - b[mover]);
+            let diff = d().sum::<f64>() / n as f64;
             let diff_stderr = if n > 1 {
-                let var = d.iter().map(|x| (x - diff).powi(2)).sum::<f64>() / (n - 1) as f64;
+                let var = d().map(|x| (x - diff).powi(2)).sum::<f64>() / (n - 1) as f64;
                 (var / n as f64).sqrt()
             } else {
                 0.0

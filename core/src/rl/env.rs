@@ -78,6 +78,13 @@ pub trait AnyGame: Send + Sync {
     fn returns(&self) -> Vec<f64>;
     /// Decisions (actions) taken since the start.
     fn decisions(&self) -> u32;
+    /// Rolls made since the start (forfeited ones included), which the rules' `max_rolls`
+    /// option caps as in a [`crate::Game`].
+    fn rolls(&self) -> u32;
+    /// Whether the game ended because a roll was due after the rules' `max_rolls` rolls: its
+    /// [`AnyGame::node`] is [`Node::Over`], with no winner and zero returns (truncated, not
+    /// terminated, in reinforcement-learning terms).
+    fn truncated(&self) -> bool;
     /// A description of an action id here (a step, a play in move notation, two checker moves).
     fn action_to_string(&self, action: usize) -> String;
     /// The position (with the steps taken) in the variant's notation, and the steps taken.
@@ -159,6 +166,8 @@ where
     acting: u8,
     rng: GameRng,
     decisions: u32,
+    /// Rolls made (for the rules' `max_rolls`).
+    rolls: u32,
 }
 
 /// An observation other than the plain one, for the positions of one rule system (object safe,
@@ -233,6 +242,9 @@ struct SavedGame<S> {
     #[serde(with = "crate::dice::rng_serde")]
     rng: GameRng,
     decisions: u32,
+    /// Absent in games saved before `max_rolls` applied to these games: counted from 0.
+    #[serde(default)]
+    rolls: u32,
 }
 
 impl<T: Registered> RlGame<T>
@@ -279,6 +291,7 @@ where
             acting: 0,
             rng: rng_from_seed(seed),
             decisions: 0,
+            rolls: 0,
         };
         g.advance();
         Ok(g)
@@ -400,11 +413,12 @@ where
             match sys.node(&self.cur) {
                 Node::Over => break,
                 Node::Chance => {
-                    if !self.auto_chance {
+                    if !self.auto_chance || self.rolls >= sys.max_rolls() {
                         break;
                     }
                     let roll = sys.sample_roll(&self.cur, &mut self.rng);
                     sys.begin_roll(&mut self.cur, roll);
+                    self.rolls += 1;
                 }
                 Node::Decision if self.direct() => {
                     self.start = self.cur;
@@ -796,11 +810,13 @@ where
         self.rng = rng_from_seed(seed);
         self.cur = self.sys().initial_state();
         self.decisions = 0;
+        self.rolls = 0;
         self.advance();
     }
     fn restart(&mut self) {
         self.cur = self.sys().initial_state();
         self.decisions = 0;
+        self.rolls = 0;
         self.advance();
     }
     fn is_legal(&self, action: usize) -> bool {
@@ -810,7 +826,10 @@ where
         &self.legal
     }
     fn node(&self) -> Node {
-        self.sys().node(&self.cur)
+        match self.sys().node(&self.cur) {
+            Node::Chance if self.rolls >= self.sys().max_rolls() => Node::Over,
+            node => node,
+        }
     }
     fn current_player(&self) -> u8 {
         self.sys().to_move(&self.cur)
@@ -829,6 +848,7 @@ where
         self.sys().check_roll(&self.cur, roll)?;
         let enc = Arc::clone(&self.enc);
         enc.system().begin_roll(&mut self.cur, roll);
+        self.rolls += 1;
         self.advance();
         Ok(())
     }
@@ -875,6 +895,12 @@ where
     fn decisions(&self) -> u32 {
         self.decisions
     }
+    fn rolls(&self) -> u32 {
+        self.rolls
+    }
+    fn truncated(&self) -> bool {
+        self.sys().node(&self.cur) == Node::Chance && self.rolls >= self.sys().max_rolls()
+    }
     fn action_to_string(&self, action: usize) -> String {
         match self.encoding {
             Encoding::Step => self.enc.describe_step_action(action),
@@ -909,6 +935,7 @@ where
             taken: self.taken,
             rng: self.rng.clone(),
             decisions: self.decisions,
+            rolls: self.rolls,
         };
         serde_json::to_string(&saved).unwrap_or_default()
     }
@@ -919,6 +946,7 @@ where
         let mut g = self.clone();
         g.cur = saved.state;
         g.rng = saved.rng;
+        g.rolls = saved.rolls;
         g.advance();
         if g.start != saved.state {
             return Err(Error::InvalidJson(
@@ -1175,8 +1203,13 @@ pub struct VecEnv {
     seats: u8,
 }
 
+/// The most games a [`VecEnv`] runs: a batch of 65,536 four-seat Parcheesi games with the
+/// `features` observation already needs about 0.7 GB for its observations alone; a larger
+/// count is an [`Error::InvalidArgument`] rather than memory the machine may not have.
+pub const MAX_ENVS: usize = 1 << 16;
+
 impl VecEnv {
-    /// `num_envs` games of `rules`; `max_decisions` truncates a game after that many actions
+    /// `num_envs` games of `rules` (1 to [`MAX_ENVS`]); `max_decisions` truncates a game after that many actions
     /// (none when `None`). They write the plain observation
     /// ([`VecEnv::new_with_observation`] for the other).
     pub fn new(
@@ -1221,11 +1254,13 @@ impl VecEnv {
         observation: Observation,
         max_decisions: Option<u32>,
     ) -> Result<VecEnv> {
-        if num_envs == 0 {
-            return Err(Error::InvalidRules("num_envs must be at least 1".into()));
+        if !(1..=MAX_ENVS).contains(&num_envs) {
+            return Err(Error::InvalidArgument(format!(
+                "num_envs must be from 1 to {MAX_ENVS}, got {num_envs}"
+            )));
         }
         let first = new_game_with_observation(rules, encoding, observation, seed, true)?;
-        let mut games = Vec::with_capacity(num_envs);
+        let mut games = crate::error::try_with_capacity(num_envs, "environments")?;
         for i in 0..num_envs {
             let mut g = first.clone_box();
             g.reset(seed.wrapping_add(i as u64));
@@ -1387,8 +1422,11 @@ impl VecEnv {
                     // Checked above, so this cannot fail.
                     let _ = g.apply_action(a as usize);
                     rew.fill(0.0);
-                    *term = g.node() == Node::Over;
-                    *trunc = !*term && g.decisions() >= max;
+                    // A game cut by `max_rolls` is over but truncated, as one past
+                    // `max_decisions`.
+                    *trunc = g.truncated();
+                    *term = !*trunc && g.node() == Node::Over;
+                    *trunc |= !*term && g.decisions() >= max;
                     if *term || *trunc {
                         g.observe(actor, fin);
                         if *term {

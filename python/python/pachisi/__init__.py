@@ -424,7 +424,8 @@ def _simulate_python(
 ) -> SimulationResult:
     """:func:`simulate` with a Python callable in the line-up: one :func:`play_game` per game."""
     start = time.perf_counter()
-    the_rules = rules if isinstance(rules, Rules) else Rules(rules, **options)
+    # A `Rules` takes the keyword options too, as in the Rust path.
+    the_rules = Rules(rules, **options)
     winner: List[int] = []
     winners: List[int] = []
     rolls: List[int] = []

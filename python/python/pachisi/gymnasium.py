@@ -103,9 +103,11 @@ class PachisiEnv(gym.Env):  # type: ignore[misc]
             return obs, float(self._illegal_reward), True, False, info
         g.apply_action(a)
         self._opponents_play()
-        terminated = g.is_over()
+        # A game cut short by the rules' `max_rolls` is over without a winner: truncated.
+        cut = g.is_truncated()
+        terminated = g.is_over() and not cut
         reward = float(g.returns()[self.seat]) if terminated else 0.0
-        truncated = not terminated and g.decisions >= self._max_decisions
+        truncated = cut or (not terminated and g.decisions >= self._max_decisions)
         obs, info = self._obs_info()
         return obs, reward, terminated, truncated, info
 

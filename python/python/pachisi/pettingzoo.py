@@ -104,7 +104,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._game.apply_action(int(action))
-        if self._game.is_over():
+        if self._game.is_truncated():
+            # Cut short by the rules' `max_rolls`: over without a winner.
+            self.truncations = dict.fromkeys(self.agents, True)
+        elif self._game.is_over():
             for ag, r in zip(self.possible_agents, self._game.returns()):
                 self.rewards[ag] = float(r)
             self.terminations = dict.fromkeys(self.agents, True)
