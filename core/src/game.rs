@@ -1410,6 +1410,14 @@ impl<R: RuleSystem> GameOf<R> {
         self.system().format_position(&self.current)
     }
 
+    /// The position at the start of the current play in the variant's notation: what
+    /// [`GameOf::position`] shows when no step is taken, and with [`GameOf::taken`] what
+    /// restores a game part-way through a play (a position with steps applied is not one the
+    /// roll's plays start from).
+    pub fn start_position(&self) -> String {
+        self.system().format_position(&self.start)
+    }
+
     /// The board this game is played on.
     pub fn board(&self) -> BoardKind {
         self.system().board()
@@ -2281,6 +2289,25 @@ impl Game {
     /// The position in the variant's notation.
     pub fn position(&self) -> String {
         each!(self, g => g.position())
+    }
+    /// The position at the start of the current play (the same as [`Game::position`] until a
+    /// step is taken).
+    ///
+    /// ```
+    /// use pachisi::{Game, Roll};
+    /// let mut g = Game::from_preset("backgammon", 1).unwrap();
+    /// g.set_roll(Roll::Dice([3, 1])).unwrap();
+    /// let before = g.position();
+    /// let first = g.legal_steps()[0];
+    /// g.step(&first).unwrap();
+    /// assert_eq!(g.start_position(), before);
+    /// assert_ne!(g.position(), before);
+    /// let mut h = Game::from_position(g.rules(), &g.start_position(), 1).unwrap();
+    /// h.step(&first).unwrap();
+    /// assert_eq!(h.legal_plays(), g.legal_plays());
+    /// ```
+    pub fn start_position(&self) -> String {
+        each!(self, g => g.start_position())
     }
     /// The board this game is played on.
     pub fn board(&self) -> BoardKind {

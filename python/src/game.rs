@@ -349,20 +349,32 @@ impl PyGame {
         })
     }
 
-    /// A game from a position in the variant's notation (as ``position`` writes it).
+    /// A game from a position in the variant's notation (as ``position`` writes it), and
+    /// optionally steps already taken in its play (``taken``, a list of ``Step``s, each legal in
+    /// turn: what ``repr`` writes part-way through a play).
     #[staticmethod]
-    #[pyo3(signature = (rules, position, seed=None, **options))]
+    #[pyo3(signature = (rules, position, seed=None, taken=None, **options))]
     fn from_position(
         rules: &Bound<'_, PyAny>,
         position: &str,
         seed: Option<Seed>,
+        taken: Option<&Bound<'_, PyAny>>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let rules = rules_from(rules, options)?;
         let seed = seed.map_or_else(fresh_seed, |s| s.0);
-        Ok(PyGame {
-            inner: guard(|| Game::from_position(&rules, position, seed))?,
-        })
+        let steps = match taken {
+            Some(t) if !t.is_none() => steps_from_py(t)?,
+            _ => Play::new(),
+        };
+        let inner = guard(|| {
+            let mut g = Game::from_position(&rules, position, seed)?;
+            for st in steps.steps() {
+                g.step(st)?;
+            }
+            Ok(g)
+        })?;
+        Ok(PyGame { inner })
     }
 
     /// Reads a whole game written by ``to_json()`` (rules, position, generator, history).
@@ -398,10 +410,19 @@ impl PyGame {
         self.inner.seats()
     }
 
-    /// The current position in the variant's notation (round-trips through ``from_position``).
+    /// The current position in the variant's notation, with the steps taken so far applied.
+    /// Between plays it round-trips through ``from_position``; part-way through a play
+    /// ``from_position(rules, game.start_position, taken=game.taken)`` does (``repr`` writes
+    /// that).
     #[getter]
     fn position(&self) -> PyResult<String> {
         guard_ok(|| self.inner.position())
+    }
+
+    /// The position at the start of the current play (``position`` until a step is taken).
+    #[getter]
+    fn start_position(&self) -> PyResult<String> {
+        guard_ok(|| self.inner.start_position())
     }
 
     /// The seat to roll or to play.
@@ -858,9 +879,22 @@ impl PyGame {
         } else {
             rules_repr(py, rules)?
         };
-        let position = guard_ok(|| self.inner.position())?;
+        // Part-way through a play: the play's start and the steps taken (the position with
+        // the steps applied would start a different decision).
+        let position = guard_ok(|| self.inner.start_position())?;
         let position = PyString::new(py, &position).repr()?;
-        Ok(format!("Game.from_position({first}, {position})"))
+        let taken = self.inner.taken();
+        if taken.is_empty() {
+            return Ok(format!("Game.from_position({first}, {position})"));
+        }
+        let steps: Vec<String> = taken
+            .iter()
+            .map(|s| PyStep { inner: *s }.__repr__())
+            .collect();
+        Ok(format!(
+            "Game.from_position({first}, {position}, taken=[{}])",
+            steps.join(", ")
+        ))
     }
 
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {

@@ -140,7 +140,7 @@ impl PyStep {
         d.set_item("kind", self.kind())?;
         Ok(d)
     }
-    fn __repr__(&self) -> String {
+    pub(crate) fn __repr__(&self) -> String {
         let s = &self.inner;
         let piece = match self.piece() {
             Some(p) => p.to_string(),

@@ -415,6 +415,37 @@ def test_repr_is_pasteable(real_variant: str) -> None:
     assert again.rules == custom.rules and again.position == custom.position
 
 
+def test_repr_is_pasteable_part_way_through_a_play(real_variant: str) -> None:
+    # The repr writes the play's start and the steps taken: the same decision comes back (the
+    # position with the steps applied would start another one).
+    names = {"Game": pachisi.Game, "Rules": pachisi.Rules, "Step": pachisi.Step}
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(40):
+        g = pachisi.Game(real_variant, seed=seed)
+        for _ in range(60):
+            if g.is_over:
+                break
+            if g.is_chance_node():
+                g.roll()
+                continue
+            steps = g.legal_steps()
+            if not steps:
+                g.finish_play()
+                continue
+            g.step(rng.choice(steps))
+            if g.taken and g.is_decision_node():
+                text = repr(g)
+                assert "taken=[" in text
+                again = eval(text, names)
+                assert again.taken == g.taken and again.position == g.position
+                assert again.start_position == g.start_position
+                assert sorted(map(str, again.legal_plays())) == sorted(map(str, g.legal_plays()))
+                checked += 1
+    # Classic Pachisi moves one piece per throw: no play is ever part-way.
+    assert checked > 20 or real_variant == "pachisi"
+
+
 def first_bool_flip(variant: str) -> dict:
     """A valid change of one boolean option of the preset (empty if none is valid)."""
     r = pachisi.Rules(variant)
