@@ -193,8 +193,9 @@ fn play_game<R: Evaluate>(
     (outcome, stats)
 }
 
-/// The specs of a line-up for a game of the system `R` with `seats` seats.
-fn parse_lineup<R: Evaluate>(lineup: &[String], seats: u8) -> Result<Vec<PlayerSpec>> {
+/// The specs of a line-up for a game of `sys` (one per seat).
+fn parse_lineup<R: Evaluate>(lineup: &[String], sys: &R) -> Result<Vec<PlayerSpec>> {
+    let seats = sys.seats();
     if lineup.len() != seats as usize {
         return Err(Error::InvalidPlayer(format!(
             "the line-up names {} players but the game has {seats} seats (one spec per seat)",
@@ -203,7 +204,7 @@ fn parse_lineup<R: Evaluate>(lineup: &[String], seats: u8) -> Result<Vec<PlayerS
     }
     let specs: Vec<PlayerSpec> = lineup.iter().map(|s| s.parse()).collect::<Result<_>>()?;
     for spec in &specs {
-        spec.check_system::<R>()?;
+        spec.check_system(sys)?;
         crate::players::check_spec(spec)?;
     }
     Ok(specs)
@@ -220,7 +221,7 @@ pub fn tournament(rules: &Rules, options: &TournamentOptions) -> Result<Tourname
         )>;
         fn run<R: Evaluate>(self, sys: &R) -> Self::Output {
             let o = self.0;
-            let lineup = parse_lineup::<R>(&o.lineup, sys.seats())?;
+            let lineup = parse_lineup(&o.lineup, sys)?;
             let (players, seatings) = seatings(&lineup, o.rotate);
             let rotations = seatings.len();
             let total = checked_count(o.deals, rotations, "games (deals x rotations)")?;
@@ -573,7 +574,7 @@ pub fn simulate_lineup_controlled(
         type Output = Result<Vec<GameRecord>>;
         fn run<R: Evaluate>(self, sys: &R) -> Self::Output {
             let names: Vec<String> = self.0.iter().map(|s| s.to_string()).collect();
-            let lineup = parse_lineup::<R>(&names, sys.seats())?;
+            let lineup = parse_lineup(&names, sys)?;
             let seating: Vec<usize> = (0..lineup.len()).collect();
             let seed = self.2;
             run_games(

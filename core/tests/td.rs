@@ -141,3 +141,33 @@ fn default_td_plays_the_shipped_network() {
         }
     }
 }
+
+/// A network the caller names must fit the game it plays: a backgammon network named in a
+/// Parcheesi line-up, rollout or choice is an error, not `greedy` in disguise.
+#[test]
+fn a_named_network_that_does_not_fit_the_game_is_an_error() {
+    players::register_network(
+        "test-bg-elsewhere",
+        (*players::shipped_network("backgammon").unwrap()).clone(),
+    );
+    let spec = "td:weights=test-bg-elsewhere";
+    let e = pachisi::tournament::tournament(
+        &Rules::preset("parcheesi").unwrap(),
+        &pachisi::tournament::TournamentOptions::new(&[spec, "greedy", "greedy", "greedy"], 1, 1),
+    )
+    .unwrap_err();
+    assert!(matches!(e, pachisi::Error::InvalidPlayer(_)), "{e}");
+    assert!(e.to_string().contains("does not fit"), "{e}");
+    let mut g = Game::from_preset("parcheesi", 1).unwrap();
+    while g.node() != pachisi::Node::Decision {
+        g.roll().unwrap();
+    }
+    assert!(matches!(
+        players::best_play(&g, spec, 0),
+        Err(pachisi::Error::InvalidPlayer(_))
+    ));
+    // In the game it was trained for it plays.
+    let mut bg = Game::from_preset("backgammon", 1).unwrap();
+    bg.roll().unwrap();
+    assert!(players::best_play(&bg, spec, 0).is_ok());
+}

@@ -185,8 +185,8 @@ impl Policy for Player {
         struct Check<'s>(&'s PlayerSpec);
         impl TypedVisitor for Check<'_> {
             type Output = Result<()>;
-            fn visit<R: Evaluate>(self, _sys: &R, _s: &R::State) -> Result<()> {
-                self.0.check_system::<R>()
+            fn visit<R: Evaluate>(self, sys: &R, _s: &R::State) -> Result<()> {
+                self.0.check_system(sys)
             }
         }
         with_game_state(game, Check(&self.spec))?;

@@ -157,7 +157,7 @@ pub fn evaluate(game: &Game, options: &RolloutOptions) -> Result<Evaluation> {
         type Output = Result<Vec<([f64; 4], bool)>>;
         fn visit<R: Evaluate>(self, sys: &R, s: &R::State) -> Self::Output {
             let (opts, spec) = (self.0, &self.1);
-            spec.check_system::<R>()?;
+            spec.check_system(sys)?;
             let s = *s;
             let mut results = try_with_capacity(opts.rollouts, "rollouts")?;
             in_pool(opts.threads, || {
@@ -218,7 +218,7 @@ pub fn hint(game: &Game, options: &RolloutOptions) -> Result<Vec<HintRow>> {
         type Output = Result<Vec<[f64; 4]>>;
         fn visit<R: Evaluate>(self, sys: &R, s: &R::State) -> Self::Output {
             let (opts, spec, plays) = (self.0, &self.1, self.2);
-            spec.check_system::<R>()?;
+            spec.check_system(sys)?;
             let children: Vec<R::State> = plays.iter().map(|p| child(sys, s, p)).collect();
             let n = opts.rollouts;
             let total = checked_count(children.len(), n, "rollouts (plays x rollouts)")?;

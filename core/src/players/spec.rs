@@ -308,11 +308,30 @@ impl PlayerSpec {
 
 impl PlayerSpec {
     /// Whether this player can play the system `R`: `pubeval` plays backgammon only.
-    pub(crate) fn check_system<R: super::Evaluate>(&self) -> Result<()> {
+    pub(crate) fn check_system<R: super::Evaluate>(&self, sys: &R) -> Result<()> {
         if self.kind == PlayerKind::PubEval && !R::HAS_PUBEVAL {
             return Err(Error::InvalidPlayer(
                 "`pubeval` is a backgammon evaluator: it plays backgammon only".into(),
             ));
+        }
+        // A network named by the caller must fit the game: silently playing as `greedy` would
+        // pass off greedy's results as the network's. (The shipped default falls back; see
+        // `td::default_network`.)
+        if self.kind == PlayerKind::Td {
+            if let Some(key) = &self.network {
+                if let Some(net) = super::registered_network(key) {
+                    if !super::td::network_fits(sys, &net) {
+                        return Err(Error::InvalidPlayer(format!(
+                            "network `{}` ({} inputs, {} outputs, trained for `{}`) does not fit                              this game ({} seats): train one for these rules",
+                            crate::error::excerpt(key, crate::error::EXCERPT_CHARS),
+                            net.inputs(),
+                            net.outputs(),
+                            net.info.preset,
+                            sys.seats()
+                        )));
+                    }
+                }
+            }
         }
         Ok(())
     }

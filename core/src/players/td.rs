@@ -122,9 +122,15 @@ fn is_preset<R: RuleSystem>(sys: &R, preset: &str) -> bool {
         .unwrap_or(false)
 }
 
+/// Whether `net` can value positions of `sys`: its input encoding and size and its outputs
+/// (one per seat) fit.
+pub(crate) fn network_fits<R: Evaluate>(sys: &R, net: &Network) -> bool {
+    input_for(sys, net).is_some() && net.outputs() == sys.seats() as usize
+}
+
 /// The shipped network for `sys`: its preset's, else one of the same system that fits.
 fn default_network<R: Evaluate>(sys: &R) -> Option<Arc<Network>> {
-    let fits = |n: &Network| input_for(sys, n).is_some() && n.outputs() == sys.seats() as usize;
+    let fits = |n: &Network| network_fits(sys, n);
     for (preset, _) in SHIPPED {
         if is_preset(sys, preset) {
             return shipped_network(preset).filter(|n| fits(n));

@@ -875,7 +875,16 @@ where
         }
     }
     fn apply_action(&mut self, action: usize) -> Result<()> {
-        self.apply_impl(action)
+        // As `Game::play`: an action where no play is due is a phase error, not an illegal move.
+        match self.node() {
+            Node::Decision => self.apply_impl(action),
+            Node::Chance => Err(Error::WrongPhase(format!(
+                "cannot apply action {action}: a roll is due"
+            ))),
+            Node::Over => Err(Error::WrongPhase(format!(
+                "cannot apply action {action}: the game is over"
+            ))),
+        }
     }
     fn observe(&self, observer: u8, out: &mut [f32]) {
         match &self.features {
