@@ -618,8 +618,9 @@ pub fn summarize(records: &[GameRecord], seats: u8) -> Summary {
         truncated: records.iter().filter(|r| r.truncated).count(),
         win_rate,
         win_rate_ci,
-        mean_rolls: rolls.iter().map(|&r| r as f64).sum::<f64>() / nf,
+        // Summed from 0.0: an empty `f64` sum is -0.0, which would print as "-0.0".
+        mean_rolls: rolls.iter().fold(0.0, |a, &r| a + r as f64) / nf,
         median_rolls,
-        mean_captures: records.iter().map(|r| r.captures as f64).sum::<f64>() / nf,
+        mean_captures: records.iter().fold(0.0, |a, r| a + r.captures as f64) / nf,
     }
 }

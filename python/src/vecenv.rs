@@ -10,6 +10,7 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pachisi::rl::env::{AnyGame, Outputs, VecEnv, new_game_with_observation};
 use pachisi::rl::{Encoding, Observation};
 use pachisi::{Node, Policy};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
@@ -244,7 +245,19 @@ impl PyVecEnv {
             Ok(a) if a.is_contiguous() => a.readonly().as_slice()?.to_vec(),
             _ => {
                 let np = py.import("numpy")?;
-                let arr = np.call_method1("ascontiguousarray", (actions, "int64"))?;
+                // Integers only: numpy would truncate floats and raise a bare ValueError for
+                // strings.
+                let raw = np.call_method1("asarray", (actions,)).map_err(|_| {
+                    PyTypeError::new_err("actions must be a one-dimensional sequence of integers")
+                })?;
+                let kind: String = raw.getattr("dtype")?.getattr("kind")?.extract()?;
+                if kind != "i" && kind != "u" {
+                    return Err(PyTypeError::new_err(format!(
+                        "actions must be integers, got an array of dtype {}",
+                        raw.getattr("dtype")?.str()?
+                    )));
+                }
+                let arr = np.call_method1("ascontiguousarray", (raw, "int64"))?;
                 let arr = arr.cast::<PyArray1<i64>>().map_err(|_| {
                     new_err(
                         Kind::IllegalMove,

@@ -171,3 +171,21 @@ def test_rl_and_index_arguments_never_overflow() -> None:
     with pytest.raises(IndexError):
         env.game(-1)
     raises(pachisi.InvalidArgumentError, lambda: pachisi.train("backgammon", games=-1))
+
+
+def test_line_ups_and_rl_adapters_check_their_arguments_at_once() -> None:
+    import numpy as np
+
+    raises(TypeError, lambda: pachisi.tournament("backgammon", "greedy"), "line-up")  # type: ignore[arg-type]
+    env = pachisi.VecEnv("backgammon", 2)
+    env.reset()
+    raises(TypeError, lambda: env.step(["a", "b"]), "integers")
+    raises(TypeError, lambda: env.step(np.array([1.7, 2.0])), "integers")
+    g = pachisi.RlGame("backgammon", "step", 1, auto_chance=False)
+    raises(pachisi.WrongPhaseError, lambda: g.apply_action(0), "roll")
+    assert "mean -0.0" not in str(pachisi.simulate("backgammon", games=0))
+    pytest.importorskip("gymnasium")
+    from pachisi.gymnasium import PachisiEnv
+
+    raises(pachisi.InvalidPlayerError, lambda: PachisiEnv(seat=7), "seat")
+    raises(pachisi.InvalidPlayerError, lambda: PachisiEnv(opponents="nope"), "nope")

@@ -617,6 +617,12 @@ def tournament(
     >>> r.standing("greedy")["win_rate"] > 0.5
     True
     """
+    if isinstance(players, (str, dict, Player)):
+        # A string is a sequence too: "greedy" would be six one-letter players.
+        raise TypeError(
+            "tournament() takes a line-up: a list of player specs, one per seat "
+            f"(e.g. [{players!r}, \"random\"]), not a single spec"
+        )
     if any(_is_callable_policy(p) for p in players):
         raise InvalidPlayerError(
             "invalid player: tournament() plays specs in Rust; for a Python callable use "

@@ -26,7 +26,7 @@ try:
 except ImportError as e:  # pragma: no cover - exercised without the extra
     raise ImportError("pachisi.gymnasium needs Gymnasium: pip install 'pachisi[rl]'") from e
 
-from ._native import RlGame, VecEnv
+from ._native import InvalidPlayerError, RlGame, VecEnv
 
 __all__ = ["PachisiEnv", "PachisiVectorEnv"]
 
@@ -54,15 +54,19 @@ class PachisiEnv(gym.Env):  # type: ignore[misc]
         self._game = self._proto.clone()
         n = self._game.num_players
         if not 0 <= seat < n:
-            raise ValueError(f"seat must be in 0..{n - 1}")
+            raise InvalidPlayerError(f"invalid player: seat must be in 0..{n - 1}, got {seat}")
         specs: List[Optional[str]] = (
             [opponents] * n if isinstance(opponents, str) else list(opponents)
         )
         if len(specs) == n - 1:
             specs.insert(seat, None)
         if len(specs) != n:
-            raise ValueError(f"give one opponent spec, or one per other seat ({n - 1})")
+            raise InvalidPlayerError(
+                f"invalid player: give one opponent spec, or one per other seat ({n - 1})"
+            )
         specs[seat] = None
+        # Checked now (a bad spec would otherwise fail only at the first reset).
+        self._proto.clone().set_opponents(specs, 0)
         self._specs = specs
         self.seat = seat
         self._max_decisions = max_decisions
