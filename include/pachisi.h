@@ -606,6 +606,11 @@ typedef struct pachisi_board {
      */
     struct pachisi_roll roll;
     /**
+     * Always 0: the bytes that align `piece_count`, named so that they are written (a
+     * `memcmp` of two boards compares only written bytes).
+     */
+    uint8_t reserved[3];
+    /**
      * How many entries of `pieces` are used.
      */
     uint32_t piece_count;
@@ -743,6 +748,11 @@ typedef struct pachisi_event {
      * Play: the play.
      */
     struct pachisi_play play;
+    /**
+     * Always 0: the bytes that round the struct up to its alignment, named so that they are
+     * written (a `memcmp` of two equal events finds them equal).
+     */
+    uint8_t reserved[3];
 } pachisi_event;
 
 /**
@@ -750,9 +760,15 @@ typedef struct pachisi_event {
  */
 typedef struct pachisi_outcome {
     /**
-     * Whether the game is over (all other fields are 0 / `PACHISI_NO_SEAT` while it is not).
+     * Whether the game is over: won, or ended by the rules' `max_rolls` (then no seat won:
+     * `winners` 0, `winner` `PACHISI_NO_SEAT`, `points` 0; see `pachisi_game_is_truncated`).
+     * The other fields are 0 / `PACHISI_NO_SEAT` while the game goes on.
      */
     bool over;
+    /**
+     * Always 0 (alignment bytes, named so that they are written).
+     */
+    uint8_t reserved0;
     /**
      * Bit i set when seat i won (a team wins together).
      */
@@ -761,6 +777,10 @@ typedef struct pachisi_outcome {
      * The lowest winning seat, or `PACHISI_NO_SEAT`.
      */
     uint8_t winner;
+    /**
+     * Always 0 (alignment bytes, named so that they are written).
+     */
+    uint8_t reserved1[3];
     /**
      * Points won (1 in the Pachisi family; 1, 2 or 3 times the cube in backgammon).
      */
@@ -784,6 +804,10 @@ typedef struct pachisi_option_info {
      * Integers: whether every value from `min` to `max` is valid.
      */
     bool contiguous;
+    /**
+     * Always 0 (alignment bytes, named so that they are written).
+     */
+    uint8_t reserved[6];
     /**
      * Integers: the smallest valid value (with the other options at the preset's values).
      */
@@ -1438,9 +1462,11 @@ pachisi_result pachisi_rules_option_info(const struct pachisi_rules *rules,
 /**
  * A new player from a spec: `name[:key=value,...]` (`"random"`, `"greedy"`,
  * `"expectimax:depth=2"`, `"mcts:iterations=2000"`, weights such as `"greedy:risk=-2"`, the
- * learned `"td"` and `"td:depth=2"`) or the same as a JSON object (`{"player": "mcts",
- * "iterations": 2000}`). `"td:weights=PATH"` reads a network file from `PATH` (once per
- * process). Its generator (ties, samples of MCTS) is seeded with `seed`: the same spec, seed and
+ * learned `"td"` and `"td:depth=2"`, the backgammon benchmark `"pubeval"`) or the same as a
+ * JSON object (`{"player": "mcts", "iterations": 2000}`). `"td:weights=PATH"` reads a network
+ * file from `PATH` (once per process). A spec is not tied to one game: whether the player can
+ * play a game (`pubeval` plays backgammon only; a `td:weights=` network only the game it was
+ * trained for) is checked when it chooses (`pachisi_policy_choose`: `INVALID_PLAYER`). Its generator (ties, samples of MCTS) is seeded with `seed`: the same spec, seed and
  * games give the same choices.
  *
  * - `spec`: NUL-terminated, borrowed for the call.
@@ -1449,7 +1475,9 @@ pachisi_result pachisi_rules_option_info(const struct pachisi_rules *rules,
  * Errors: `INVALID_PLAYER` (unknown player, unknown or bad parameter, unreadable weights file),
  * `NULL_POINTER`, `INVALID_UTF8`.
  */
-pachisi_result pachisi_policy_new(const char *spec, uint64_t seed, struct pachisi_policy **out);
+pachisi_result pachisi_policy_new(const char *spec,
+                                  uint64_t seed,
+                                  struct pachisi_policy **out);
 
 /**
  * `pachisi_policy_new` with a pointer+length string: `spec` is `len` bytes of UTF-8.
@@ -1468,7 +1496,9 @@ pachisi_result pachisi_policy_new_n(const char *spec,
  * - `policy`: used for the call. `game`: borrowed for the call.
  * - `index`: written on success.
  *
- * Errors: `WRONG_PHASE` (no play is due: a roll, or the game is over), `NULL_POINTER`, `PANIC`
+ * Errors: `WRONG_PHASE` (no play is due: a roll, or the game is over), `INVALID_PLAYER` (the
+ * player cannot play this game: `pubeval` outside backgammon, a `td:weights=` network trained
+ * for another game), `NULL_POINTER`, `PANIC`
  * (a player or game interrupted by a panic stays broken: free it).
  */
 pachisi_result pachisi_policy_choose(struct pachisi_policy *policy,

@@ -115,7 +115,11 @@ fn info_of(preset: &Rules, name: &str, default: &Value) -> OptionInfo {
             }
             info.min = ok.first().copied();
             info.max = ok.last().copied();
-            info.contiguous = ok.windows(2).all(|w| w[1] == w[0] + 1);
+            // Every value up to 256 is probed; past it the probes are sparse (powers of two,
+            // then the bisected bound), all valid by construction: a range that is dense up to
+            // 256 is taken as dense to its maximum (`max_rolls`' 1..=100000 is).
+            let dense: Vec<i64> = ok.iter().copied().filter(|&v| v <= 256).collect();
+            info.contiguous = dense.windows(2).all(|w| w[1] == w[0] + 1);
             if ok.len() <= 16 {
                 info.values = ok;
             }
@@ -147,6 +151,8 @@ impl Rules {
     /// assert_eq!(seats.values, [2, 3, 4]);
     /// let order = r.option_info().iter().find(|o| o.name == "bonus_order").unwrap();
     /// assert_eq!(order.choices, ["dice-first", "any"]);
+    /// let rolls = r.option_info().iter().find(|o| o.name == "max_rolls").unwrap();
+    /// assert_eq!((rolls.min, rolls.max, rolls.contiguous), (Some(1), Some(100_000), true));
     /// ```
     pub fn option_info(&self) -> &'static [OptionInfo] {
         static INFO: [OnceLock<Vec<OptionInfo>>; VARIANTS.len()] =

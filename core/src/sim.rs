@@ -16,19 +16,20 @@ use std::time::Duration;
 /// search rollout): a game is cut at most this many rolls after its start.
 pub const MAX_ROLLS: u32 = 100_000;
 
-/// Checks a `max_rolls` option value: 1..=[`MAX_ROLLS`].
+/// Checks a `max_rolls` option value: 1..=[`MAX_ROLLS`]. The message names the option, not
+/// the preset (one rules struct serves several presets, as the other option checks do).
 ///
 /// ```
-/// assert!(pachisi::sim::check_max_rolls("parcheesi", 2000).is_ok());
-/// assert!(pachisi::sim::check_max_rolls("parcheesi", 0).is_err());
+/// assert!(pachisi::sim::check_max_rolls(2000).is_ok());
+/// assert!(pachisi::sim::check_max_rolls(0).is_err());
 /// ```
-pub fn check_max_rolls(variant: &str, max_rolls: u32) -> Result<()> {
+pub fn check_max_rolls(max_rolls: u32) -> Result<()> {
     if (1..=MAX_ROLLS).contains(&max_rolls) {
         Ok(())
     } else {
         Err(Error::InvalidRules(format!(
-            "{variant}: option `max_rolls` must be 1..={MAX_ROLLS} (rolls after which a game \
-             ends truncated), got {max_rolls}"
+            "option `max_rolls` must be 1..={MAX_ROLLS} (rolls after which a game ends \
+             truncated), got {max_rolls}"
         )))
     }
 }
@@ -319,7 +320,10 @@ where
             Ok(out)
         };
     }
-    let n_chunks = total.div_ceil(CHUNK);
+    // Chunks small enough that every worker gets several (a few long games still spread over
+    // the threads), at most CHUNK; the records do not depend on it.
+    let chunk = (total / (threads as u64 * 4)).clamp(1, CHUNK);
+    let n_chunks = total.div_ceil(chunk);
     let next = AtomicU64::new(0);
     // Set when a worker fails (memory) or a thread cannot start: the others stop too.
     let stop = AtomicBool::new(false);
@@ -332,8 +336,8 @@ where
             if c >= n_chunks || halted() {
                 return Ok(mine);
             }
-            let first = games.start + c * CHUNK;
-            let last = (first + CHUNK).min(games.end);
+            let first = games.start + c * chunk;
+            let last = (first + chunk).min(games.end);
             // At most CHUNK records: bounded by the constant, not by the caller's count.
             let mut part = Vec::with_capacity((last - first) as usize);
             for i in first..last {
@@ -374,7 +378,7 @@ where
             match h.join() {
                 Ok(Ok(mine)) => {
                     if failure.is_none() && parts.try_reserve(mine.len()).is_err() {
-                        failure = Some(out_of_memory(parts.len() * CHUNK as usize));
+                        failure = Some(out_of_memory(parts.len() * chunk as usize));
                     }
                     if failure.is_none() {
                         parts.extend(mine);

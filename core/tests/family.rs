@@ -918,3 +918,24 @@ fn arbitrary_states_are_often_valid() {
     let n = VALID_STATES.load(std::sync::atomic::Ordering::Relaxed);
     assert!(n >= 30, "only {n} valid random states");
 }
+
+/// Move text that is not in the notation is an `InvalidNotation` error; well-formed text that
+/// names no legal play is `IllegalMove` (as in the other presets).
+#[test]
+fn unparseable_move_text_is_invalid_notation() {
+    let mut g = Game::from_preset("pachisi-family", 1).unwrap();
+    while g.node() != Node::Decision {
+        g.roll().unwrap();
+    }
+    for text in ["", "zz top", "(", "0:n-", "0-1", "a:1-2", "0:1-2(3)"] {
+        let e = g.play_notation(text).unwrap_err();
+        assert!(matches!(e, Error::InvalidNotation(_)), "{text:?}: {e}");
+    }
+    for text in ["0:80-81", "3:n-1 2:x-h*", "0:5-9(2)*"] {
+        let e = g.play_notation(text).unwrap_err();
+        assert!(matches!(e, Error::IllegalMove(_)), "{text:?}: {e}");
+    }
+    let first = g.legal_plays()[0];
+    let text = g.format_play(&first);
+    g.play_notation(&text).unwrap();
+}

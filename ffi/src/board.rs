@@ -154,6 +154,9 @@ pub struct pachisi_board {
     pub has_roll: bool,
     /// The roll being played (zero when `has_roll` is false).
     pub roll: pachisi_roll,
+    /// Always 0: the bytes that align `piece_count`, named so that they are written (a
+    /// `memcmp` of two boards compares only written bytes).
+    pub reserved: [u8; 3],
     /// How many entries of `pieces` are used.
     pub piece_count: u32,
     /// Every piece, or group of pieces, of the current position.
@@ -198,6 +201,7 @@ fn board_of(game: &engine::Game) -> Outcome<pachisi_board> {
         to_move: data.to_move,
         seats: game.seats(),
         has_roll: data.roll.is_some(),
+        reserved: [0; 3],
         roll: data.roll.map(pachisi_roll::from).unwrap_or_default(),
         piece_count: data.pieces.len() as u32,
         pieces: [pachisi_piece::default(); PACHISI_MAX_BOARD_PIECES],

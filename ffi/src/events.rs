@@ -84,6 +84,9 @@ pub struct pachisi_event {
     pub step: pachisi_step,
     /// Play: the play.
     pub play: pachisi_play,
+    /// Always 0: the bytes that round the struct up to its alignment, named so that they are
+    /// written (a `memcmp` of two equal events finds them equal).
+    pub reserved: [u8; 3],
 }
 
 impl pachisi_event {
@@ -102,6 +105,7 @@ impl pachisi_event {
             roll: Default::default(),
             step: Default::default(),
             play: pachisi_play::of(game, &Play::new()),
+            reserved: [0; 3],
         };
         match *e {
             Event::Roll { seat, roll } => {

@@ -360,12 +360,18 @@ impl pachisi_roll {
 #[repr(C)]
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub struct pachisi_outcome {
-    /// Whether the game is over (all other fields are 0 / `PACHISI_NO_SEAT` while it is not).
+    /// Whether the game is over: won, or ended by the rules' `max_rolls` (then no seat won:
+    /// `winners` 0, `winner` `PACHISI_NO_SEAT`, `points` 0; see `pachisi_game_is_truncated`).
+    /// The other fields are 0 / `PACHISI_NO_SEAT` while the game goes on.
     pub over: bool,
+    /// Always 0 (alignment bytes, named so that they are written).
+    pub reserved0: u8,
     /// Bit i set when seat i won (a team wins together).
     pub winners: u16,
     /// The lowest winning seat, or `PACHISI_NO_SEAT`.
     pub winner: u8,
+    /// Always 0 (alignment bytes, named so that they are written).
+    pub reserved1: [u8; 3],
     /// Points won (1 in the Pachisi family; 1, 2 or 3 times the cube in backgammon).
     pub points: u32,
 }
@@ -786,14 +792,19 @@ pub unsafe extern "C" fn pachisi_game_outcome(
         Ok(match g.game.outcome() {
             Some(o) => pachisi_outcome {
                 over: true,
+                reserved0: 0,
                 winners: o.winners,
                 winner: o.first_winner().unwrap_or(crate::PACHISI_NO_SEAT),
+                reserved1: [0; 3],
                 points: o.points,
             },
+            // Not won: over when ended by `max_rolls` (truncated), else still going.
             None => pachisi_outcome {
-                over: false,
+                over: g.game.is_over(),
+                reserved0: 0,
                 winners: 0,
                 winner: crate::PACHISI_NO_SEAT,
+                reserved1: [0; 3],
                 points: 0,
             },
         })

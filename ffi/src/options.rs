@@ -36,6 +36,8 @@ pub struct pachisi_option_info {
     pub kind: u8,
     /// Integers: whether every value from `min` to `max` is valid.
     pub contiguous: bool,
+    /// Always 0 (alignment bytes, named so that they are written).
+    pub reserved: [u8; 6],
     /// Integers: the smallest valid value (with the other options at the preset's values).
     pub min: i64,
     /// Integers: the largest valid value.
@@ -85,6 +87,7 @@ fn table(variant: &str, infos: &[OptionInfo]) -> &'static Table {
                     OptionKind::List => pachisi_option_kind::List,
                 } as u8,
                 contiguous: o.contiguous,
+                reserved: [0; 6],
                 min: o.min.unwrap_or(0),
                 max: o.max.unwrap_or(0),
                 default_json: default.as_ptr(),

@@ -20,9 +20,11 @@ pub struct pachisi_policy {
 
 /// A new player from a spec: `name[:key=value,...]` (`"random"`, `"greedy"`,
 /// `"expectimax:depth=2"`, `"mcts:iterations=2000"`, weights such as `"greedy:risk=-2"`, the
-/// learned `"td"` and `"td:depth=2"`) or the same as a JSON object (`{"player": "mcts",
-/// "iterations": 2000}`). `"td:weights=PATH"` reads a network file from `PATH` (once per
-/// process). Its generator (ties, samples of MCTS) is seeded with `seed`: the same spec, seed and
+/// learned `"td"` and `"td:depth=2"`, the backgammon benchmark `"pubeval"`) or the same as a
+/// JSON object (`{"player": "mcts", "iterations": 2000}`). `"td:weights=PATH"` reads a network
+/// file from `PATH` (once per process). A spec is not tied to one game: whether the player can
+/// play a game (`pubeval` plays backgammon only; a `td:weights=` network only the game it was
+/// trained for) is checked when it chooses (`pachisi_policy_choose`: `INVALID_PLAYER`). Its generator (ties, samples of MCTS) is seeded with `seed`: the same spec, seed and
 /// games give the same choices.
 ///
 /// - `spec`: NUL-terminated, borrowed for the call.
@@ -96,7 +98,9 @@ fn load_weights(spec: &str) -> engine::Result<()> {
 /// - `policy`: used for the call. `game`: borrowed for the call.
 /// - `index`: written on success.
 ///
-/// Errors: `WRONG_PHASE` (no play is due: a roll, or the game is over), `NULL_POINTER`, `PANIC`
+/// Errors: `WRONG_PHASE` (no play is due: a roll, or the game is over), `INVALID_PLAYER` (the
+/// player cannot play this game: `pubeval` outside backgammon, a `td:weights=` network trained
+/// for another game), `NULL_POINTER`, `PANIC`
 /// (a player or game interrupted by a panic stays broken: free it).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn pachisi_policy_choose(

@@ -113,6 +113,15 @@ pub unsafe extern "C" fn pachisi_simulate_with_progress(
         if records.is_null() && games > 0 {
             return Err(Failure::null("records"));
         }
+        // No caller's array holds more records than this: a larger count is a mistake, caught
+        // before hours of games are played for it.
+        let most = isize::MAX as usize / std::mem::size_of::<pachisi_game_record>();
+        if games > most {
+            return Err(Failure::new(
+                pachisi_result::InvalidArgument,
+                format!("games ({games}) is more than an array of records can hold ({most})"),
+            ));
+        }
         let threads = if threads == 0 {
             None
         } else {

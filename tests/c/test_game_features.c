@@ -266,6 +266,67 @@ static void check_misuse(void) {
     pachisi_game_free(g);
 }
 
+/* A game ended by max_rolls is over in every query (outcome too); output structs carry no
+ * stray bytes (equal events compare equal with memcmp whatever the buffer held before);
+ * Family Pachisi text that does not parse is INVALID_NOTATION; a simulation count no array can
+ * hold is refused at once. */
+static void check_truncation_and_bytes(void) {
+    pachisi_game *g = NULL;
+    EXPECT_OK(pachisi_game_from_preset("parcheesi", "{\"max_rolls\": 3}", 1, &g));
+    pachisi_node node = PACHISI_NODE_CHANCE;
+    for (int i = 0; i < 100; i++) {
+        EXPECT_OK(pachisi_game_node(g, &node));
+        if (node == PACHISI_NODE_OVER) break;
+        if (node == PACHISI_NODE_CHANCE)
+            EXPECT_OK(pachisi_game_roll(g, NULL));
+        else
+            EXPECT_OK(pachisi_game_play(g, 0));
+    }
+    CHECK(node == PACHISI_NODE_OVER);
+    pachisi_outcome o;
+    memset(&o, 0xAB, sizeof o);
+    EXPECT_OK(pachisi_game_outcome(g, &o));
+    CHECK(o.over && o.winners == 0 && o.winner == PACHISI_NO_SEAT && o.points == 0);
+    CHECK(o.reserved0 == 0 && o.reserved1[0] == 0 && o.reserved1[1] == 0 && o.reserved1[2] == 0);
+    bool truncated = false;
+    EXPECT_OK(pachisi_game_is_truncated(g, &truncated));
+    CHECK(truncated);
+
+    pachisi_event a[16], b[16];
+    size_t na = 0, nb = 0;
+    memset(a, 0x00, sizeof a);
+    memset(b, 0xFF, sizeof b);
+    EXPECT_OK(pachisi_game_events(g, a, 16, &na));
+    EXPECT_OK(pachisi_game_events(g, b, 16, &nb));
+    CHECK(na == nb && na > 0 && memcmp(a, b, na * sizeof a[0]) == 0);
+    static pachisi_board ba, bb;
+    memset(&ba, 0x00, sizeof ba);
+    memset(&bb, 0xFF, sizeof bb);
+    EXPECT_OK(pachisi_game_board(g, &ba));
+    EXPECT_OK(pachisi_game_board(g, &bb));
+    CHECK(memcmp(&ba, &bb, sizeof ba) == 0);
+    pachisi_game_free(g);
+
+    g = NULL;
+    EXPECT_OK(pachisi_game_from_preset("pachisi-family", NULL, 1, &g));
+    for (int i = 0; i < 50; i++) {
+        EXPECT_OK(pachisi_game_node(g, &node));
+        if (node != PACHISI_NODE_CHANCE) break;
+        EXPECT_OK(pachisi_game_roll(g, NULL));
+    }
+    if (node == PACHISI_NODE_DECISION) {
+        EXPECT_STATUS(pachisi_game_play_notation(g, "zz top"), PACHISI_RESULT_INVALID_NOTATION);
+        EXPECT_STATUS(pachisi_game_play_notation(g, "0:80-81"), PACHISI_RESULT_ILLEGAL_MOVE);
+    }
+    pachisi_game_free(g);
+
+    pachisi_rules *r = NULL;
+    EXPECT_OK(pachisi_rules_from_preset("backgammon", NULL, &r));
+    pachisi_game_record rec[1];
+    EXPECT_STATUS(pachisi_simulate(r, 1, 1, rec, SIZE_MAX), PACHISI_RESULT_INVALID_ARGUMENT);
+    pachisi_rules_free(r);
+}
+
 int main(void) {
     size_t variants = pachisi_variant_count();
     for (size_t v = 0; v < variants; v++) {
@@ -276,5 +337,6 @@ int main(void) {
         play_preset(name, 3 + v);
     }
     check_misuse();
+    check_truncation_and_bytes();
     return finish_checks("test_game_features");
 }

@@ -72,7 +72,7 @@ impl BackgammonRules {
 impl SystemRules for BackgammonRules {
     type System = BackgammonSystem;
     fn build(&self) -> Result<BackgammonSystem> {
-        crate::sim::check_max_rolls("backgammon", self.max_rolls)?;
+        crate::sim::check_max_rolls(self.max_rolls)?;
         if !(2..=32768).contains(&self.max_cube) || !self.max_cube.is_power_of_two() {
             return Err(Error::InvalidRules(format!(
                 "backgammon: max_cube must be a power of two from 2 to 32768, got {}",

@@ -95,7 +95,7 @@ impl SystemRules for ClassicRules {
     type System = ClassicSystem;
 
     fn build(&self) -> Result<ClassicSystem> {
-        crate::sim::check_max_rolls("pachisi", self.max_rolls)?;
+        crate::sim::check_max_rolls(self.max_rolls)?;
         if self.seats != 2 && self.seats != 4 {
             return Err(invalid(format!(
                 "seats must be 2 or 4 (two teams of opposite colours), got {}",

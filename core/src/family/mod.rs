@@ -356,6 +356,10 @@ impl RuleSystem for FamilySystem {
         notation::format_play(self, s, play)
     }
 
+    fn parse_play(&self, s: &FamilyState, text: &str) -> Result<Play> {
+        notation::parse_play(self, s, text)
+    }
+
     fn board(&self) -> BoardKind {
         BoardKind::Loop
     }

@@ -225,3 +225,46 @@ pub(super) fn format_play(sys: &FamilySystem, s: &FamilyState, play: &Play) -> S
     }
     steps.join(" ")
 }
+
+/// Whether `token` is one step of the notation [`format_play`] writes: `seat:from-to`, `from`
+/// `n`, `x` or a square, `to` `h` or a square, then `(2)` for a pair moving together and `*`
+/// for a capture.
+fn is_step_token(token: &str) -> bool {
+    let t = token.strip_suffix('*').unwrap_or(token);
+    let t = t.strip_suffix("(2)").unwrap_or(t);
+    let Some((seat, rest)) = t.split_once(':') else {
+        return false;
+    };
+    let Some((from, to)) = rest.split_once('-') else {
+        return false;
+    };
+    let number = |x: &str| x.parse::<u8>().is_ok();
+    number(seat) && (from == "n" || from == "x" || number(from)) && (to == "h" || number(to))
+}
+
+/// Parses a play written as [`format_play`] writes it: text that is not in the notation is
+/// [`Error::InvalidNotation`], a well-formed play that is not legal here [`Error::IllegalMove`].
+pub(super) fn parse_play(sys: &FamilySystem, s: &FamilyState, text: &str) -> Result<Play> {
+    let want: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if want.is_empty() {
+        return Err(Error::InvalidNotation(
+            "an empty play (write `pass`)".into(),
+        ));
+    }
+    if want != "pass" {
+        if let Some(token) = want.split(' ').find(|t| !is_step_token(t)) {
+            return Err(Error::InvalidNotation(format!(
+                "`{}` is not a step (expected `seat:from-to`, e.g. `0:n-1`, `2:14-20*`, \
+                 `1:70-h`, `3:8-12(2)`; or `pass`)",
+                crate::error::excerpt(token, crate::error::EXCERPT_CHARS)
+            )));
+        }
+    }
+    let mut plays = Vec::new();
+    sys.generate(s, Orders::All, &mut plays);
+    plays
+        .iter()
+        .find(|p| format_play(sys, s, p) == want)
+        .copied()
+        .ok_or_else(|| Error::IllegalMove(format!("`{want}` is not a legal play here")))
+}

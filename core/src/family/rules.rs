@@ -103,7 +103,7 @@ impl SystemRules for FamilyRules {
     }
 
     fn build(&self) -> Result<FamilySystem> {
-        crate::sim::check_max_rolls("pachisi-family", self.max_rolls)?;
+        crate::sim::check_max_rolls(self.max_rolls)?;
         if !(2..=4).contains(&self.seats) {
             return Err(invalid(format!(
                 "`seats` must be 2, 3 or 4 (got {})",

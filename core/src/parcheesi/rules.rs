@@ -240,7 +240,7 @@ impl ParcheesiRules {
     /// Checks every option and every combination.
     pub fn validate(&self) -> Result<()> {
         let bad = |msg: String| Err(Error::InvalidRules(msg));
-        crate::sim::check_max_rolls("parcheesi", self.max_rolls)?;
+        crate::sim::check_max_rolls(self.max_rolls)?;
         if !(2..=4).contains(&self.seats) {
             return bad(format!("`seats` must be 2, 3 or 4, got {}", self.seats));
         }
