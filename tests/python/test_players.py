@@ -101,6 +101,13 @@ def test_hint_rows_are_sorted_and_formatted() -> None:
     assert rows == g.hint(rollouts=40, policy="random", seed=2, threads=2)
     table = pachisi.format_hint(rows)
     assert rows[0]["notation"] in table and "win %" in table
+    # By default the table shows the mover's chances (the ones that rank the plays).
+    assert table == pachisi.format_hint(rows, seat=mover)
+    four = Game("parcheesi", seed=3)
+    while not four.is_decision_node() or len(four.legal_plays()) < 3:
+        four.roll() if four.is_chance_node() else four.play(four.legal_plays()[0])
+    hint4 = four.hint(rollouts=30, seed=1, threads=1)
+    assert pachisi.format_hint(hint4) == pachisi.format_hint(hint4, seat=four.to_move)
     assert pachisi.format_hint([]) == "(no plays)"
     with pytest.raises(pachisi.WrongPhaseError):
         Game("backgammon", seed=1).hint(rollouts=5)

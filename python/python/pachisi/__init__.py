@@ -477,14 +477,23 @@ def _simulate_python(
 
 def format_hint(rows: List[Dict[str, Any]], seat: Optional[int] = None) -> str:
     """The rows of ``Game.hint()`` as a text table: each play's win probability for ``seat``
-    (by default the seat the best play favours most) with its standard error, and its
-    difference to the best play with that difference's standard error.
+    (by default the seat to move, whose chances rank the plays and give the ``diff`` column)
+    with its standard error, and its difference to the best play with that difference's
+    standard error.
     """
     if not rows:
         return "(no plays)"
     if seat is None:
         best = rows[0]["win"]
-        seat = max(range(len(best)), key=lambda s: best[s])
+        # The seat to move: the one whose win differences are the `diff` column (the rows do
+        # not name it). With one play every seat fits; take the one the play favours.
+        fits = [
+            s
+            for s in range(len(best))
+            if all(abs((r["win"][s] - best[s]) - r["diff"]) < 1e-9 for r in rows)
+        ]
+        candidates = fits if len(fits) == 1 else range(len(best))
+        seat = max(candidates, key=lambda s: best[s])
     lines = [f"{'#':>3}  {'play':<28} {'win %':>7} {'± se':>6} {'diff':>7} {'± se':>6}"]
     for k, r in enumerate(rows):
         lines.append(
