@@ -906,7 +906,8 @@ impl PyGame {
     /// The play a player chooses here (the game is not changed): ``policy`` is a spec
     /// (``"greedy"``, ``"expectimax:depth=2"``, ``"mcts:iterations=2000"``, a dict), a
     /// ``Player``, or a Python callable ``policy(game, plays)`` returning an index into ``plays``
-    /// or one of them (the slow path: Python runs for every decision). Built-in players are
+    /// or one of them (the slow path: Python runs for every decision; it gets a copy of the
+    /// game, so it cannot change this one). Built-in players are
     /// seeded with ``seed``. ``WrongPhaseError`` unless a play is due.
     #[pyo3(signature = (policy=PolicyArg::greedy(), seed=Seed(0)),
            text_signature = "($self, policy='greedy', seed=0)")]

@@ -158,7 +158,14 @@ fn call_policy(
             ));
         }
         let list = PyList::new(py, plays.clone())?;
-        let chosen = policy.call1((game, list))?;
+        // A copy: the game is not changed whatever the callable does with the one it gets.
+        let copy = Bound::new(
+            py,
+            PyGame {
+                inner: game.borrow().inner.clone(),
+            },
+        )?;
+        let chosen = policy.call1((copy, list))?;
         if let Ok(i) = chosen.extract::<usize>() {
             return plays.get(i).cloned().ok_or_else(|| {
                 new_err(

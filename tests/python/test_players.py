@@ -31,6 +31,19 @@ def test_best_play_is_legal_and_seeded(real_variant: str, spec: object) -> None:
     assert str(play)  # it has its notation
 
 
+def test_best_play_with_a_callable_leaves_the_game_unchanged() -> None:
+    g = Game("backgammon", seed=1)
+    g.roll((3, 1))
+    before = g.to_json()
+
+    def meddling(game: Game, plays: list) -> int:
+        game.play(plays[0])  # the callable gets a copy: this does not reach `g`
+        return 1
+
+    assert g.best_play(meddling) == g.legal_plays()[1]
+    assert g.to_json() == before
+
+
 def test_best_play_needs_a_decision() -> None:
     g = Game("parcheesi", seed=1)
     with pytest.raises(pachisi.WrongPhaseError):
