@@ -526,16 +526,17 @@ fn illegal_moves_and_wrong_phase_leave_the_game_unchanged() {
     ));
     g.set_roll(Roll::Dice([5, 3])).unwrap();
     let before = g.to_json();
-    for bad in [
-        "0:n-2",
-        "0:n-1",
-        "1:n-1 1:1-4",
-        "0:n-1 0:1-5",
-        "garbage",
-        "",
-    ] {
+    for bad in ["0:n-2", "0:n-1", "1:n-1 1:1-4", "0:n-1 0:1-5"] {
         assert!(
             matches!(g.play_notation(bad), Err(Error::IllegalMove(_))),
+            "{bad}"
+        );
+        assert_eq!(g.to_json(), before);
+    }
+    // Text that is not move notation at all.
+    for bad in ["garbage", ""] {
+        assert!(
+            matches!(g.play_notation(bad), Err(Error::InvalidNotation(_))),
             "{bad}"
         );
         assert_eq!(g.to_json(), before);
