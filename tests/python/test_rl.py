@@ -234,6 +234,10 @@ def test_openspiel_games_take_the_observation_parameter():
     assert back._rl.observation_kind == "features"
     plain = pyspiel.load_game("pachisi_parcheesi", {"options": '{"seats": 2}'})
     assert "occupancy" in plain.make_py_observer().dict
+    # Options that are not a JSON object are the package's own error, not json's.
+    for bad in ("{bad", "[1]"):
+        with pytest.raises(pachisi.InvalidJsonError):
+            pyspiel.load_game("pachisi_parcheesi", {"options": bad})
 
 
 def test_openspiel_mcts_plays_parcheesi():

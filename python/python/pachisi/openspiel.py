@@ -26,7 +26,7 @@ try:
 except ImportError as e:  # pragma: no cover - exercised without the extra
     raise ImportError("pachisi.openspiel needs OpenSpiel: pip install 'pachisi[openspiel]'") from e
 
-from ._native import RlGame, variants
+from ._native import InvalidJsonError, RlGame, variants
 
 __all__ = ["game_name", "registered_games"]
 
@@ -142,7 +142,15 @@ def _make(preset: str) -> Tuple[Any, type]:
     class _Game(pyspiel.Game):  # type: ignore[misc]
         def __init__(self, params: Optional[Dict[str, Any]] = None) -> None:
             params = dict(params or {})
-            options = json.loads(params.get("options", "{}"))
+            text = params.get("options", "{}")
+            try:
+                options = json.loads(text)
+            except json.JSONDecodeError as e:
+                raise InvalidJsonError(f"invalid JSON: game parameter `options`: {e}") from None
+            if not isinstance(options, dict):
+                raise InvalidJsonError(
+                    "invalid JSON: game parameter `options` must be a JSON object of rules options"
+                )
             encoding = params.get("encoding", "step")
             max_len = int(params.get("max_game_length", _MAX_GAME_LENGTH))
             observation = params.get("observation", "plain")
