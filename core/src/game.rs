@@ -1448,6 +1448,23 @@ impl<R: RuleSystem> GameOf<R> {
         self.system().place(seat, pos)
     }
 
+    /// [`GameOf::place`] for positions from outside: an [`Error::InvalidArgument`] for a seat
+    /// not in the game or a position the system does not name.
+    pub fn checked_place(&self, seat: u8, pos: u8) -> Result<Place> {
+        let (seats, max) = (self.seats(), self.system().max_position());
+        if seat >= seats {
+            return Err(Error::InvalidArgument(format!(
+                "`seat` must be a seat 0..{seats}, got {seat}"
+            )));
+        }
+        if pos > max {
+            return Err(Error::InvalidArgument(format!(
+                "`pos` must be a position 0..={max} of this game, got {pos}"
+            )));
+        }
+        Ok(self.place(seat, pos))
+    }
+
     /// The last play made (not a forfeit), with the seat that made it.
     pub fn last_play(&self) -> Option<(u8, Play)> {
         self.records().find_map(|r| {
@@ -2331,6 +2348,21 @@ impl Game {
     /// The absolute place of a seat-relative position.
     pub fn place(&self, seat: u8, pos: u8) -> Place {
         each!(self, g => g.place(seat, pos))
+    }
+    /// The absolute place of a seat-relative position given from outside: an
+    /// [`Error::InvalidArgument`] for a seat not in the game or a position the game does not
+    /// name (positions run from 0 to 140 in Parcheesi, 77 in Family Pachisi, 85 in Classic
+    /// Pachisi and 25 in backgammon).
+    ///
+    /// ```
+    /// use pachisi::{Game, Place};
+    /// let g = Game::from_preset("backgammon", 1).unwrap();
+    /// assert_eq!(g.checked_place(0, 25).unwrap(), Place::Bar);
+    /// assert!(g.checked_place(0, 26).is_err());
+    /// assert!(g.checked_place(2, 1).is_err());
+    /// ```
+    pub fn checked_place(&self, seat: u8, pos: u8) -> Result<Place> {
+        each!(self, g => g.checked_place(seat, pos))
     }
     /// The last play made, with its seat.
     pub fn last_play(&self) -> Option<(u8, Play)> {

@@ -281,6 +281,11 @@ pub trait RuleSystem: Clone + Debug + Send + Sync + 'static {
     fn pieces(&self, s: &Self::State) -> Vec<PieceView>;
     /// The absolute place of a seat-relative position (the `from`/`to` of a step).
     fn place(&self, seat: u8, pos: u8) -> Place;
+    /// The largest seat-relative position the system names (its positions run from 0 to it);
+    /// [`RuleSystem::place`] of a larger one is meaningless.
+    fn max_position(&self) -> u8 {
+        u8::MAX
+    }
     /// The owner of the pieces a capturing step takes, from the position `s` before the step
     /// (`None` if nothing of another seat stands on its landing). The default searches
     /// [`RuleSystem::pieces`]; a system may answer without building that list (a game records

@@ -603,21 +603,23 @@ impl PyGame {
                 index.get_type().name()?
             )));
         }
-        // Any int that is no index of the list (negative, or huge) is out of range.
-        let index = match index.extract::<usize>() {
-            Ok(i) => i,
-            Err(_) => usize::MAX,
+        // Any int that is no index of the list (negative, or huge) is out of range; where no
+        // play is due the engine's own error (wrong phase) explains more than a range would.
+        let index = index.extract::<usize>().ok();
+        let index = match index {
+            Some(i) if i < n => i,
+            _ if self.inner.node() != Node::Decision => index.unwrap_or(usize::MAX),
+            Some(i) => {
+                return Err(pyo3::exceptions::PyIndexError::new_err(format!(
+                    "play index {i} is out of range ({n} legal plays)"
+                )));
+            }
+            None => {
+                return Err(pyo3::exceptions::PyIndexError::new_err(format!(
+                    "play index out of range ({n} legal plays)"
+                )));
+            }
         };
-        if index == usize::MAX && self.inner.node() == Node::Decision {
-            return Err(pyo3::exceptions::PyIndexError::new_err(format!(
-                "play index out of range ({n} legal plays)"
-            )));
-        }
-        if index >= n && self.inner.node() == Node::Decision {
-            return Err(pyo3::exceptions::PyIndexError::new_err(format!(
-                "play index {index} is out of range ({n} legal plays)"
-            )));
-        }
         guard(|| self.inner.play_index(index))
     }
 
@@ -826,7 +828,8 @@ impl PyGame {
         Ok(out)
     }
 
-    /// The absolute place of a seat-relative position (a step's ``from_`` or ``to``).
+    /// The absolute place of a seat-relative position (a step's ``from_`` or ``to``);
+    /// ``InvalidArgumentError`` for a seat or a position the game does not have.
     fn place<'py>(
         &self,
         py: Python<'py>,
@@ -835,14 +838,8 @@ impl PyGame {
     ) -> PyResult<Bound<'py, PyAny>> {
         let seats = self.inner.seats();
         let seat: u8 = int_arg(seat, "seat", &format!("a seat 0..{seats}"))?;
-        let pos: u8 = int_arg(pos, "pos", "a position 0..=255")?;
-        if seat >= seats {
-            return Err(new_err(
-                Kind::InvalidArgument,
-                format!("`seat` must be a seat 0..{seats}, got {seat}"),
-            ));
-        }
-        let place = guard_ok(|| self.inner.place(seat, pos))?;
+        let pos: u8 = int_arg(pos, "pos", "a position of this game")?;
+        let place = guard(|| self.inner.checked_place(seat, pos))?;
         serde_to_py(py, &place)
     }
 

@@ -6,11 +6,13 @@ use crate::errors::{Kind, Seed, guard, int_arg, new_err, threads_arg};
 use crate::game::PyGame;
 use crate::moves::PyPlay;
 use crate::rules::rules_from;
+use pachisi::players::Player;
 use pachisi::players::RolloutOptions;
 use pachisi::tournament::TournamentOptions;
 use pachisi::{Game, Policy};
+use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyDict, PyList, PyTuple};
 use std::sync::Mutex;
 
 /// A player argument from Python: a spec text (`"mcts:iterations=200"`), a spec dict
@@ -56,20 +58,32 @@ impl PolicyArg<'_> {
 /// in ``game.legal_plays()``; the search runs with the GIL released.
 #[pyclass(module = "pachisi", name = "Player")]
 pub struct PyPlayer {
-    inner: Mutex<Box<dyn Policy>>,
+    inner: Mutex<Player>,
     name: String,
 }
 
 impl PyPlayer {
+    /// The player, also after a panic interrupted an earlier choice (its generator is still
+    /// usable).
+    fn lock(&self) -> std::sync::MutexGuard<'_, Player> {
+        match self.inner.lock() {
+            Ok(p) => p,
+            Err(poisoned) => poisoned.into_inner(),
+        }
+    }
+
     fn choose_index(&self, py: Python<'_>, game: &Game) -> PyResult<usize> {
         py.detach(|| {
-            let mut p = match self.inner.lock() {
-                Ok(p) => p,
-                // A panic interrupted an earlier choice; the player's generator is still usable.
-                Err(poisoned) => poisoned.into_inner(),
-            };
+            let mut p = self.lock();
             guard(|| p.choose(game))
         })
+    }
+
+    fn with_player(player: Player) -> PyPlayer {
+        PyPlayer {
+            name: player.name(),
+            inner: Mutex::new(player),
+        }
     }
 }
 
@@ -81,15 +95,48 @@ impl PyPlayer {
     fn new(spec: PolicyArg<'_>, seed: Seed) -> PyResult<Self> {
         let seed = seed.0;
         let text = spec.spec_text()?;
-        let inner = guard(|| {
+        let player = guard(|| {
             crate::train::load_weights(&text)?;
-            pachisi::players::from_spec_seeded(&text, seed)
+            Player::from_spec(&text, seed)
         })?;
-        let name = inner.name();
-        Ok(PyPlayer {
-            inner: Mutex::new(inner),
-            name,
-        })
+        Ok(PyPlayer::with_player(player))
+    }
+
+    /// A copy in the same state: it makes the same choices as this player from here on.
+    fn __copy__(&self) -> PyPlayer {
+        PyPlayer::with_player(self.lock().clone())
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyPlayer {
+        self.__copy__()
+    }
+
+    /// Pickles as the spec and the generator's state (a ``td:weights=PATH`` player reads its
+    /// file again where it is unpickled).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let rng = serde_json::to_string(slf.borrow().lock().rng())
+            .map_err(|e| new_err(Kind::InvalidJson, e.to_string()))?;
+        let ctor = py.get_type::<PyPlayer>().getattr("_restore")?;
+        let args = (slf.borrow().name.clone(), rng).into_bound_py_any(py)?;
+        PyTuple::new(py, [ctor, args])
+    }
+
+    /// Unpickling: a player of `spec` whose generator is in the state `rng` (JSON).
+    #[staticmethod]
+    fn _restore(spec: &str, rng: &str) -> PyResult<PyPlayer> {
+        let rng: pachisi::dice::GameRng = serde_json::from_str(rng).map_err(|e| {
+            new_err(
+                Kind::InvalidJson,
+                format!("a player's generator state: {e}"),
+            )
+        })?;
+        let mut player = guard(|| {
+            crate::train::load_weights(spec)?;
+            Player::from_spec(spec, 0)
+        })?;
+        player.set_rng(rng);
+        Ok(PyPlayer::with_player(player))
     }
 
     /// The canonical spec (parameters at their defaults left out).

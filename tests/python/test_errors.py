@@ -85,6 +85,12 @@ def test_rolls_steps_places_and_sizes() -> None:
     raises(pachisi.InvalidArgumentError, lambda: g.place(4, 0), "seat")
     raises(pachisi.InvalidArgumentError, lambda: g.place(0, -1), "pos")
     assert g.place(0, 1)["zone"] == "track"
+    # A position the game does not name is an error, not a made-up place.
+    for preset, last in (("parcheesi", 140), ("pachisi-family", 77), ("pachisi", 85), ("backgammon", 25)):
+        h = pachisi.Game(preset, seed=1)
+        h.place(0, last)
+        raises(pachisi.InvalidArgumentError, lambda: h.place(0, last + 1), "pos")
+        raises(pachisi.InvalidArgumentError, lambda: h.place(0, 255), "pos")
     for size in (1e308, float("inf"), float("nan"), 10.0, -5.0, 1e6):
         raises(pachisi.InvalidArgumentError, lambda: g.svg(size=size), "size")
     assert g.svg(size=50).startswith("<svg") and g.svg(size=20000).startswith("<svg")

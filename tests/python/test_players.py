@@ -69,6 +69,23 @@ def test_player_objects_keep_their_generator() -> None:
         pachisi.Player("greedy:depth=3")
 
 
+def test_players_copy_and_pickle_in_their_state() -> None:
+    import copy
+    import pickle
+
+    g = decision("parcheesi", 3)
+    for spec in ("random", "mcts:iterations=30"):
+        p = pachisi.Player(spec, seed=5)
+        p.choose(g)  # move the generator on from its seed
+        twins = [copy.copy(p), copy.deepcopy(p), pickle.loads(pickle.dumps(p))]
+        assert all(t.name == p.name for t in twins)
+        expected = [p.choose(g) for _ in range(8)]
+        for t in twins:
+            assert [t.choose(g) for _ in range(8)] == expected
+    with pytest.raises(pachisi.InvalidJsonError):
+        pachisi.Player._restore("random", "{")
+
+
 def test_callables_are_the_slow_path() -> None:
     g = decision("backgammon", 2)
     seen: List[int] = []

@@ -604,6 +604,11 @@ impl RuleSystem for BackgammonSystem {
         ((1..=24).contains(&to) && s.checkers[other as usize][25 - to] > 0).then_some(other)
     }
 
+    /// 25 is the bar.
+    fn max_position(&self) -> u8 {
+        25
+    }
+
     fn place(&self, seat: u8, pos: u8) -> Place {
         match pos {
             0 => Place::Off,

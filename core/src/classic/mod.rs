@@ -515,6 +515,10 @@ impl RuleSystem for ClassicSystem {
             .map(|p| p.play)
             .collect()
     }
+    fn max_position(&self) -> u8 {
+        HOME
+    }
+
     fn place(&self, seat: u8, pos: u8) -> Place {
         self.place_of(seat, pos)
     }

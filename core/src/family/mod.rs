@@ -385,6 +385,10 @@ impl RuleSystem for FamilySystem {
             .map(|p| p.play)
             .collect()
     }
+    fn max_position(&self) -> u8 {
+        GOAL
+    }
+
     fn place(&self, seat: u8, pos: u8) -> Place {
         let side = self.side[(seat & 3) as usize];
         match pos {

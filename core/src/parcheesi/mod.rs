@@ -859,6 +859,11 @@ impl RuleSystem for ParcheesiSystem {
             .map(|p| p.play)
             .collect()
     }
+    /// Up to the older numbering of later laps (`77..=140`).
+    fn max_position(&self) -> u8 {
+        OLD_LAP_END
+    }
+
     fn place(&self, seat: u8, pos: u8) -> Place {
         let side = self.side[seat as usize & 3];
         // The older numbering of later laps (`77..=140`) names the same squares.

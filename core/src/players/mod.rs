@@ -168,9 +168,46 @@ impl Player {
         }
     }
 
+    /// A player of a spec text or JSON object (checked as [`from_spec_seeded`] checks it),
+    /// its generator seeded with `seed`.
+    ///
+    /// ```
+    /// use pachisi::players::Player;
+    /// let p = Player::from_spec("mcts:iterations=200", 3).unwrap();
+    /// assert_eq!(p.spec().to_string(), "mcts:iterations=200");
+    /// assert!(Player::from_spec("chess-engine", 3).is_err());
+    /// ```
+    pub fn from_spec(spec: &str, seed: u64) -> Result<Player> {
+        let spec: PlayerSpec = spec.parse()?;
+        check_spec(&spec)?;
+        Ok(Player::new(spec, seed))
+    }
+
     /// The spec.
     pub fn spec(&self) -> &PlayerSpec {
         &self.spec
+    }
+
+    /// The player's generator as it stands (its state decides the random choices to come).
+    pub fn rng(&self) -> &GameRng {
+        &self.rng
+    }
+
+    /// Replaces the player's generator: with the state of another player's [`Player::rng`],
+    /// this one makes the same choices from here on.
+    ///
+    /// ```
+    /// use pachisi::{Game, Policy, players::Player};
+    /// let mut game = Game::from_preset("parcheesi", 5).unwrap();
+    /// game.roll().unwrap();
+    /// let mut a = Player::from_spec("random", 1).unwrap();
+    /// a.choose(&game).unwrap();
+    /// let mut b = Player::from_spec("random", 99).unwrap();
+    /// b.set_rng(a.rng().clone());
+    /// assert_eq!(a.choose(&game).unwrap(), b.choose(&game).unwrap());
+    /// ```
+    pub fn set_rng(&mut self, rng: GameRng) {
+        self.rng = rng;
     }
 }
 
@@ -277,9 +314,7 @@ pub fn from_spec(spec: &str) -> Result<Box<dyn Policy>> {
 
 /// A player built from a spec text or JSON object, its generator seeded with `seed`.
 pub fn from_spec_seeded(spec: &str, seed: u64) -> Result<Box<dyn Policy>> {
-    let spec: PlayerSpec = spec.parse()?;
-    check_spec(&spec)?;
-    Ok(Box::new(Player::new(spec, seed)))
+    Ok(Box::new(Player::from_spec(spec, seed)?))
 }
 
 /// The play a player of `spec` seeded with `seed` chooses in `game`.
