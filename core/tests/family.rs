@@ -330,6 +330,44 @@ fn option_restriction_off_plays_full_doubles() {
     assert!(results(&g).contains(&pos4("0:0:-", ["n,34,h,h", N4, N4, N4])));
 }
 
+/// FAM-5c with F-D: a gate moving 7 on doubles is each piece taking h and then l, each a
+/// landing, so the gate must be able to stop h ahead: not on a square closed to it, not where
+/// it would make three pieces, and not by capturing (FAM-7: the capturing piece moves no more).
+#[test]
+fn fam5c_gate_seven_stops_h_ahead() {
+    let r = Rules::preset("pachisi-family").unwrap();
+    // 3-3: values 4, 4, 3, 3. Square 13 of colour 0 is a safe square held by colour 1.
+    let (_, plays) = plays_after(&r, "0:0:- 9,9,x,x/64,n,n,n/n,n,n,n/n,n,n,n", [3, 3]);
+    assert!(!plays.contains("0:9-16(2)"), "{plays:?}");
+    assert_eq!(
+        plays,
+        set(&["0:9-17 0:9-15", "0:9-17 0:17-23", "0:9-17 0:9-12 0:17-20"])
+    );
+    // 4-4: values 4, 4, 3, 3; a piece of its own on 10 would make three there.
+    let (_, plays) = plays_after(&r, "0:0:- 6,6,10,x/n,n,n,n/n,n,n,n/n,n,n,n", [4, 4]);
+    assert!(!plays.contains("0:6-13(2)"), "{plays:?}");
+    // 6-6 from 20: the gate moves 7 over a free square 26; with an opponent's piece on 26 (not
+    // a safe square: colour 0's square 25) the gate would capture there and stop.
+    let (_, plays) = plays_after(&r, "0:0:- 20,20,x,x/n,n,n,n/n,n,n,n/n,n,n,n", [6, 6]);
+    assert!(plays.contains("0:20-27(2)"), "{plays:?}");
+    let pos = "0:0:- 20,20,x,x/n,n,n,n/n,n,n,n/n,n,n,n";
+    let g = game_at(&r, pos);
+    let sq = g.place(0, 26);
+    let mut blocked = None;
+    for c in 1..4u8 {
+        for p in 1..=68u8 {
+            if g.place(c, p) == sq {
+                let mut cols = ["n,n,n,n".to_string(), "n,n,n,n".into(), "n,n,n,n".into()];
+                cols[c as usize - 1] = format!("{p},n,n,n");
+                blocked = Some(format!("0:0:- 20,20,x,x/{}", cols.join("/")));
+            }
+        }
+    }
+    let blocked = blocked.expect("a colour numbers square 26 of colour 0");
+    let (_, plays) = plays_after(&r, &blocked, [6, 6]);
+    assert!(!plays.contains("0:20-27(2)"), "{blocked}: {plays:?}");
+}
+
 #[test]
 fn option_gate_moves_off() {
     let r = rules_with(serde_json::json!({"gate_moves_with_doubles": false}));

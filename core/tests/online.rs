@@ -354,3 +354,41 @@ proptest! {
         prop_assert_eq!(back.to_json(), g.to_json());
     }
 }
+
+/// PAR-10 local rule with P-H: the third doubles send one piece of an aged blockade back, and the
+/// piece left alone loses the blockade's age, so a blockade it forms later starts at age 1 and
+/// need not open on the next roll (the age used to stay with the lone piece and pass on).
+#[test]
+fn par_10_penalty_leaves_a_lone_piece_without_age() {
+    let r = rules(json!({"blockade_turn_limit": 2}));
+    let pos = "0:40,40,36,20 1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:0 doubles:2 age0:1,1,0,0";
+    let mut g = Game::from_position(&r, pos, 1).unwrap();
+    g.set_roll(Roll::Dice([3, 3])).unwrap();
+    assert_eq!(g.to_move(), 1, "the third doubles end the turn (P-H)");
+    assert!(!g.position().contains("age0"), "no age left: {}", g.position());
+    for _ in 0..3 {
+        g.set_roll(Roll::Dice([1, 2])).unwrap();
+    }
+    g.set_roll(Roll::Dice([3, 1])).unwrap();
+    g.play_notation("3:36-39 1:39-40").unwrap();
+    // The new blockade on 40 is one play old.
+    assert!(g.position().contains("age0:0,0,1,1"), "{}", g.position());
+    for _ in 0..3 {
+        g.set_roll(Roll::Dice([1, 2])).unwrap();
+    }
+    g.set_roll(Roll::Dice([6, 1])).unwrap();
+    assert!(notations(&g).contains("6:20-26 1:26-27"), "{:?}", notations(&g));
+}
+
+/// O-F with the PAR-10 local rule: a blockade that must be opened is opened also when passing
+/// is allowed; the pass and the plays that keep it are dropped while some play opens it.
+#[test]
+fn o_f_pass_allowed_yields_to_the_blockade_turn_limit() {
+    let opts = json!({"seats": 2, "pass_allowed": true, "blockade_turn_limit": 2});
+    let pos = "0:10,10,30,0 1:0,0,0,0 turn:0 doubles:0";
+    let fresh = notations(&rolled(opts.clone(), &format!("{pos} age0:1,1,0,0"), [6, 1]));
+    assert!(fresh.contains("pass") && fresh.contains("6:30-36"), "{fresh:?}");
+    let old = notations(&rolled(opts, &format!("{pos} age0:2,2,0,0"), [6, 1]));
+    assert!(!old.contains("pass") && !old.contains("6:30-36"), "{old:?}");
+    assert!(old.contains("1:10-11"), "{old:?}");
+}

@@ -846,12 +846,13 @@ impl FamilySystem {
         let pair_available = i + 1 < g.count
             && (!g.doubles && i == 0 || g.doubles && i % 2 == 0 && g.values[i + 1] == v);
         if g.doubles && self.rules.gate_moves_with_doubles && pair_available {
-            // Both pieces taking h and l each: the gate moves 7 (FAM-5c), all four values.
+            // Both pieces taking h and l each: the gate moves 7 (FAM-5c), all four values,
+            // stopping on the square h ahead on the way (F-D: each value is a landing).
             if i == 0 && g.count == 4 && !g.restricted {
                 let seven = g.values[0] + g.values[2];
-                any |= self.gate_moves(g, b, i, seven, 4, used, frozen, play);
+                any |= self.gate_moves(g, b, i, seven, g.values[0], 4, used, frozen, play);
             }
-            any |= self.gate_moves(g, b, i, v, 2, used, frozen, play);
+            any |= self.gate_moves(g, b, i, v, 0, 2, used, frozen, play);
         }
         if pair_available && !g.doubles && self.rules.sum_of_five_enters && v + g.values[1] == 5 {
             for piece in 0..PIECES {
@@ -917,6 +918,11 @@ impl FamilySystem {
         }
     }
 
+    /// The gate moves by `v` (FAM-5c). With `stop` > 0 (the gate's 7, h then l) the gate must
+    /// also be able to stop `stop` ahead, as a gate and without capturing: each value is a
+    /// landing (F-D), and a piece that captures moves no more (FAM-7). The rest of the way
+    /// needs no second look: no gate stands strictly between (that is `can_pass` to the end),
+    /// and the gate's own move does not change the squares ahead of its stop.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn gate_moves(
         &self,
@@ -924,6 +930,7 @@ impl FamilySystem {
         b: &Board,
         i: usize,
         v: u8,
+        stop: u8,
         consumes: usize,
         used: u8,
         frozen: u8,
@@ -948,6 +955,13 @@ impl FamilySystem {
                 continue;
             };
             if frozen & (1 << other) != 0 || !self.can_pass(b, colour, from, from + v) {
+                continue;
+            }
+            if stop > 0
+                && !self
+                    .landing_step(b, colour, a, from, from + stop, stop, 2, StepKind::Move)
+                    .is_some_and(|s| s.captured == 0)
+            {
                 continue;
             }
             let Some(step) = self.landing_step(b, colour, a, from, from + v, v, 2, StepKind::Move)

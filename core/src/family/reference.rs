@@ -473,10 +473,17 @@ impl<'a> Table<'a> {
             && self.values.len() == 4
             && (0..4).all(|k| self.open(n, k))
         {
-            let seven = self.values[0] + self.values[2];
+            let (h, seven) = (self.values[0], self.values[0] + self.values[2]);
             for (i, j) in self.gates(n) {
                 let p = n.board[c][i].0;
-                push(self.shift(n, &[i, j], p + seven, seven), 0b1111, None);
+                // F-D: each piece takes h, then l, each a landing: the gate must be able to stop
+                // h ahead as a gate, and not by capturing (a capturing piece moves no more).
+                let stops = self
+                    .shift(n, &[i, j], p + h, h)
+                    .is_some_and(|m| m.steps.last().is_some_and(|(s, _)| s.captured == 0));
+                if stops {
+                    push(self.shift(n, &[i, j], p + seven, seven), 0b1111, None);
+                }
             }
         }
         // FAM-6: with no piece in play, 6-5 enters a piece with the five and moves it 6 at once.

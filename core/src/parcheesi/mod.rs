@@ -599,8 +599,15 @@ impl ParcheesiSystem {
             }
         }
         if let Some((_, i)) = best {
+            let from = s.pieces[seat][i];
             s.pieces[seat][i] = NEST;
             s.ages[seat][i] = 0;
+            // A piece the penalty leaves alone loses its blockade's age (`blockade_turn_limit`):
+            // ages belong to blockades, and one that joins it later starts a new one.
+            let mut left = (0..PIECES).filter(|&j| s.pieces[seat][j] == from);
+            if let (Some(j), None) = (left.next(), left.next()) {
+                s.ages[seat][j] = 0;
+            }
             s.sort_seat(seat, false);
         }
     }
