@@ -906,7 +906,7 @@ pachisi_result pachisi_game_hash(const struct pachisi_game *game, uint64_t *out)
 
 /**
  * Writes to `*out` whether two games stand at the same position under the same rules
- * (history, generator and log aside).
+ * (history, generator and log aside, and the order of two dice: 3-5 and 5-3 are one roll).
  *
  * Errors: `NULL_POINTER`.
  */

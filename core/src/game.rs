@@ -1373,15 +1373,17 @@ impl<R: RuleSystem> GameOf<R> {
     /// state's fields with FNV-1a); not a format to store across versions.
     pub fn position_hash(&self) -> u64 {
         let mut h = Fnv(0xcbf2_9ce4_8422_2325);
-        self.start.hash(&mut h);
+        self.system().canonical_state(&self.start).hash(&mut h);
         self.taken.steps().hash(&mut h);
         h.finish()
     }
 
     /// Whether two games stand at the same position under the same rules (history, generator
-    /// and log aside): the equality [`GameOf::position_hash`] goes with.
+    /// and log aside, and the order of two dice: see [`RuleSystem::canonical_state`]): the
+    /// equality [`GameOf::position_hash`] goes with.
     pub fn same_position(&self, other: &GameOf<R>) -> bool {
-        self.start == other.start
+        let sys = self.system();
+        sys.canonical_state(&self.start) == sys.canonical_state(&other.start)
             && self.taken == other.taken
             && (Arc::ptr_eq(&self.shared, &other.shared) || self.rules() == other.rules())
     }

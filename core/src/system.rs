@@ -199,6 +199,13 @@ pub trait RuleSystem: Clone + Debug + Send + Sync + 'static {
     fn initial_state(&self) -> Self::State;
     /// Checks a position that came from outside (JSON, notation): counts, overlaps, ranges.
     fn validate_state(&self, s: &Self::State) -> Result<()>;
+    /// `s` as [`crate::GameOf::same_position`] and [`crate::GameOf::position_hash`] compare it:
+    /// a roll of two dice in one order (higher first), since no rule depends on which die is
+    /// which, so that a roll of 3-5 and one of 5-3 stand at the same position. The default is
+    /// `s` itself.
+    fn canonical_state(&self, s: &Self::State) -> Self::State {
+        *s
+    }
     /// What happens next.
     fn node(&self, s: &Self::State) -> Node;
     /// The seat that rolls or chooses next (at a decision node, the seat whose play it is).

@@ -365,7 +365,11 @@ fn par_10_penalty_leaves_a_lone_piece_without_age() {
     let mut g = Game::from_position(&r, pos, 1).unwrap();
     g.set_roll(Roll::Dice([3, 3])).unwrap();
     assert_eq!(g.to_move(), 1, "the third doubles end the turn (P-H)");
-    assert!(!g.position().contains("age0"), "no age left: {}", g.position());
+    assert!(
+        !g.position().contains("age0"),
+        "no age left: {}",
+        g.position()
+    );
     for _ in 0..3 {
         g.set_roll(Roll::Dice([1, 2])).unwrap();
     }
@@ -377,7 +381,11 @@ fn par_10_penalty_leaves_a_lone_piece_without_age() {
         g.set_roll(Roll::Dice([1, 2])).unwrap();
     }
     g.set_roll(Roll::Dice([6, 1])).unwrap();
-    assert!(notations(&g).contains("6:20-26 1:26-27"), "{:?}", notations(&g));
+    assert!(
+        notations(&g).contains("6:20-26 1:26-27"),
+        "{:?}",
+        notations(&g)
+    );
 }
 
 /// O-F with the PAR-10 local rule: a blockade that must be opened is opened also when passing
@@ -386,8 +394,15 @@ fn par_10_penalty_leaves_a_lone_piece_without_age() {
 fn o_f_pass_allowed_yields_to_the_blockade_turn_limit() {
     let opts = json!({"seats": 2, "pass_allowed": true, "blockade_turn_limit": 2});
     let pos = "0:10,10,30,0 1:0,0,0,0 turn:0 doubles:0";
-    let fresh = notations(&rolled(opts.clone(), &format!("{pos} age0:1,1,0,0"), [6, 1]));
-    assert!(fresh.contains("pass") && fresh.contains("6:30-36"), "{fresh:?}");
+    let fresh = notations(&rolled(
+        opts.clone(),
+        &format!("{pos} age0:1,1,0,0"),
+        [6, 1],
+    ));
+    assert!(
+        fresh.contains("pass") && fresh.contains("6:30-36"),
+        "{fresh:?}"
+    );
     let old = notations(&rolled(opts, &format!("{pos} age0:2,2,0,0"), [6, 1]));
     assert!(!old.contains("pass") && !old.contains("6:30-36"), "{old:?}");
     assert!(old.contains("1:10-11"), "{old:?}");

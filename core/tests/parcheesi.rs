@@ -901,3 +901,24 @@ fn generate_list_lists_the_plays_of_generate() {
         assert!(checked > 500, "variant {vi}: {checked} positions");
     }
 }
+
+/// P-C with P-D: a dice part is the position the dice lead to *with* the P-D marks of which
+/// pieces formed a blockade at the roll. Here two orders of 1-1 (values 6, 6, 1, 1) fill the same
+/// squares (8, 8, 20) and capture the same piece, but one moves the blockade's two pieces of 7
+/// onto 8 together, so P-D lets only one of them play a 20 to 28: that dice part's best is one
+/// bonus, while the other order's is two. Both dice parts are legal (18 plays).
+#[test]
+fn p_c_dice_parts_keep_the_p_d_blockade_marks() {
+    let pos = "0:7,7,8,72 1:0,0,0,0 2:0,48,63,63 3:0,0,0,45 turn:0 doubles:0";
+    let g = rolled(json!({}), pos, [1, 1]);
+    let plays = notations(&g);
+    assert_eq!(plays.len(), 18, "{plays:?}");
+    assert!(
+        plays.contains("6:8-14* 6:14-20 1:7-8 1:7-8 +20:8-28*"),
+        "{plays:?}"
+    );
+    assert!(
+        plays.contains("6:7-13 1:7-8 1:13-14* 6:14-20 +20:8-28* +20:8-28"),
+        "{plays:?}"
+    );
+}

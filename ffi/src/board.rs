@@ -258,7 +258,7 @@ pub unsafe extern "C" fn pachisi_game_hash(
 }
 
 /// Writes to `*out` whether two games stand at the same position under the same rules
-/// (history, generator and log aside).
+/// (history, generator and log aside, and the order of two dice: 3-5 and 5-3 are one roll).
 ///
 /// Errors: `NULL_POINTER`.
 #[unsafe(no_mangle)]

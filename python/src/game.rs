@@ -747,7 +747,7 @@ impl PyGame {
     }
 
     /// Whether both games stand at the same position under the same rules (history, generator
-    /// and log aside).
+    /// and log aside, and the order of two dice: 3-5 and 5-3 are one roll).
     fn same_position(&self, other: PyRef<'_, PyGame>) -> bool {
         self.inner.same_position(&other.inner)
     }

@@ -273,6 +273,12 @@ impl RuleSystem for BackgammonSystem {
         }
     }
 
+    fn canonical_state(&self, s: &BgState) -> BgState {
+        let mut c = *s;
+        c.dice = [s.dice[0].max(s.dice[1]), s.dice[0].min(s.dice[1])];
+        c
+    }
+
     fn validate_state(&self, s: &BgState) -> Result<()> {
         for seat in 0..2 {
             let total: u32 = s.checkers[seat].iter().map(|&c| c as u32).sum();

@@ -252,6 +252,12 @@ impl RuleSystem for FamilySystem {
         notation::validate_state(self, s)
     }
 
+    fn canonical_state(&self, s: &FamilyState) -> FamilyState {
+        let mut c = *s;
+        c.dice = [s.dice[0].max(s.dice[1]), s.dice[0].min(s.dice[1])];
+        c
+    }
+
     fn node(&self, s: &FamilyState) -> Node {
         if self.finished(s).is_some() {
             Node::Over

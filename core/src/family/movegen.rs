@@ -958,9 +958,9 @@ impl FamilySystem {
                 continue;
             }
             if stop > 0
-                && !self
+                && self
                     .landing_step(b, colour, a, from, from + stop, stop, 2, StepKind::Move)
-                    .is_some_and(|s| s.captured == 0)
+                    .is_none_or(|s| s.captured != 0)
             {
                 continue;
             }

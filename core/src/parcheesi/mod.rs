@@ -710,6 +710,12 @@ impl RuleSystem for ParcheesiSystem {
         notation::validate(self, s)
     }
 
+    fn canonical_state(&self, s: &ParcheesiState) -> ParcheesiState {
+        let mut c = *s;
+        c.dice = [s.dice[0].max(s.dice[1]), s.dice[0].min(s.dice[1])];
+        c
+    }
+
     fn node(&self, s: &ParcheesiState) -> Node {
         match s.phase {
             Phase::Chance => Node::Chance,
