@@ -94,8 +94,8 @@ fn load_weights(specs: &[String]) -> Result<(), String> {
 }
 
 fn read_network(path: &str) -> Result<Network, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read `{path}`: {e}"))?;
-    Network::from_bytes(&bytes).map_err(|e| format!("`{path}`: {e}"))
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read `{path}`: {e}"))?;
+    Network::from_reader(file).map_err(|e| format!("`{path}`: {e}"))
 }
 
 fn run_tournament(args: &[String]) -> Result<(), String> {

@@ -45,6 +45,8 @@ pub const MAGIC: &[u8; 8] = b"PCHSTD1\n";
 pub const MAX_INPUTS: usize = 1 << 16;
 /// The most hidden units.
 pub const MAX_HIDDEN: usize = 1024;
+/// The most bytes a file's JSON header may take (a real one takes a few hundred).
+pub const MAX_HEADER: usize = 1 << 20;
 /// The most outputs (seats).
 pub const MAX_OUTPUTS: usize = 4;
 
@@ -214,6 +216,59 @@ impl Network {
             }
         }
         out
+    }
+
+    /// Reads a network in the file format of the module docs from `source` (a file, for
+    /// example), no further than the format allows: the header's layer sizes say how many weight
+    /// bytes follow, so a stream without end (`/dev/zero`) or a huge wrong file is the same
+    /// clear error as in [`Network::from_bytes`], not an allocation without bound.
+    ///
+    /// ```
+    /// use pachisi::nn::Network;
+    /// use pachisi::nn::NetworkInfo;
+    /// let net = Network::random(NetworkInfo::new("x", 3, 2, 1), 7);
+    /// let bytes = net.to_bytes();
+    /// assert_eq!(Network::from_reader(&bytes[..]).unwrap().to_bytes(), bytes);
+    /// assert!(Network::from_reader(std::io::repeat(0)).is_err());
+    /// let mut long = bytes.clone();
+    /// long.push(0);
+    /// assert!(Network::from_reader(&long[..]).is_err());
+    /// ```
+    pub fn from_reader(source: impl std::io::Read) -> Result<Network> {
+        use std::io::Read;
+        let mut source = source;
+        let mut bytes = Vec::new();
+        let mut read = |bytes: &mut Vec<u8>, n: usize| -> Result<()> {
+            (&mut source)
+                .take(n as u64)
+                .read_to_end(bytes)
+                .map(|_| ())
+                .map_err(|e| Error::InvalidPlayer(format!("cannot read the network: {e}")))
+        };
+        read(&mut bytes, 12)?;
+        if bytes.len() < 12 || &bytes[..8] != MAGIC {
+            return Network::from_bytes(&bytes);
+        }
+        let m = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize;
+        if m > MAX_HEADER {
+            return Err(Error::InvalidPlayer(format!(
+                "not a pachisi network file: a header of {m} bytes (at most {MAX_HEADER})"
+            )));
+        }
+        read(&mut bytes, m)?;
+        let sizes = serde_json::from_slice::<NetworkInfo>(&bytes[12..])
+            .ok()
+            .map(|info| (info.inputs, info.hidden, info.outputs))
+            .filter(|&(i, h, o)| {
+                (1..=MAX_INPUTS).contains(&i)
+                    && (1..=MAX_HIDDEN).contains(&h)
+                    && (1..=MAX_OUTPUTS).contains(&o)
+            });
+        if let Some((i, h, o)) = sizes {
+            // The weights and one byte more, so that trailing bytes are reported as such.
+            read(&mut bytes, 4 * (i * h + h + o * h + o) + 1)?;
+        }
+        Network::from_bytes(&bytes)
     }
 
     /// Reads a network from the file format of the module docs; a clear error for anything else.

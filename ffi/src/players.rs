@@ -79,12 +79,12 @@ fn load_weights(spec: &str) -> engine::Result<()> {
     };
     if let (PlayerKind::Td, Some(path)) = (spec.kind, &spec.network) {
         if registered_network(path).is_none() {
-            let bytes = std::fs::read(path).map_err(|e| {
+            let file = std::fs::File::open(path).map_err(|e| {
                 engine::Error::InvalidPlayer(format!(
                     "`{path}` is neither a registered network nor a readable weights file: {e}"
                 ))
             })?;
-            register_network(path, engine::nn::Network::from_bytes(&bytes)?);
+            register_network(path, engine::nn::Network::from_reader(file)?);
         }
     }
     Ok(())

@@ -24,12 +24,12 @@ pub fn load_weights(spec: &str) -> pachisi::Result<()> {
 }
 
 fn read_network(path: &str) -> pachisi::Result<Network> {
-    let bytes = std::fs::read(path).map_err(|e| {
+    let file = std::fs::File::open(path).map_err(|e| {
         pachisi::Error::InvalidPlayer(format!(
             "`{path}` is neither a registered network nor a readable weights file: {e}"
         ))
     })?;
-    Network::from_bytes(&bytes).map_err(|e| pachisi::Error::InvalidPlayer(format!("`{path}`: {e}")))
+    Network::from_reader(file).map_err(|e| pachisi::Error::InvalidPlayer(format!("`{path}`: {e}")))
 }
 
 /// Trains a network by self-play TD(λ) (see `pachisi.train`); returns the learning curve.

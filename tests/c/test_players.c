@@ -75,6 +75,10 @@ static void test_specs_and_misuse(void) {
     CHECK(!strcmp(pachisi_result_name(PACHISI_RESULT_INVALID_PLAYER), "InvalidPlayer"));
     EXPECT_STATUS(pachisi_policy_new("expectimax:depth=99", 1, &p), PACHISI_RESULT_INVALID_PLAYER);
     CHECK(strstr(last_error(), "depth") != NULL);
+    /* A weights "file" without end is read no further than the format allows. */
+    EXPECT_STATUS(pachisi_policy_new("td:weights=/dev/zero", 1, &p), PACHISI_RESULT_INVALID_PLAYER);
+    EXPECT_STATUS(pachisi_policy_new("td:weights=/no/such/file.td", 1, &p), PACHISI_RESULT_INVALID_PLAYER);
+    CHECK(strstr(last_error(), "readable weights file") != NULL);
     EXPECT_STATUS(pachisi_policy_new(NULL, 1, &p), PACHISI_RESULT_NULL_POINTER);
     EXPECT_STATUS(pachisi_policy_new("greedy", 1, NULL), PACHISI_RESULT_NULL_POINTER);
     EXPECT_STATUS(pachisi_policy_new("\xff", 1, &p), PACHISI_RESULT_INVALID_UTF8);

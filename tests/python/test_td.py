@@ -56,6 +56,11 @@ def test_bad_weights_files_give_clear_errors(tmp_path: object) -> None:
         f.write(b"hello")
     with pytest.raises(pachisi.InvalidPlayerError, match="not a pachisi network file"):
         pachisi.Player("td:weights=" + junk)
+    # A stream without end or a directory: read no further than the format allows.
+    with pytest.raises(pachisi.InvalidPlayerError, match="not a pachisi network file"):
+        pachisi.Player("td:weights=/dev/zero")
+    with pytest.raises(pachisi.InvalidPlayerError):
+        pachisi.Player("td:weights=" + str(tmp_path))
     with pytest.raises(pachisi.UnknownVariantError):
         pachisi.train("chess", games=1)
 
