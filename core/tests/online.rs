@@ -8,6 +8,7 @@ use pachisi::{Error, Game, Roll, Rules, StepKind};
 use parcheesi_common::*;
 use proptest::prelude::*;
 use serde_json::json;
+use std::collections::BTreeSet;
 
 const O: &str = "pachisi-online";
 
@@ -406,4 +407,47 @@ fn o_f_pass_allowed_yields_to_the_blockade_turn_limit() {
     let old = notations(&rolled(opts, &format!("{pos} age0:2,2,0,0"), [6, 1]));
     assert!(!old.contains("pass") && !old.contains("6:30-36"), "{old:?}");
     assert!(old.contains("1:10-11"), "{old:?}");
+}
+
+/// Plays are listed once per resulting position also when they leave different bonuses unplayed:
+/// here `5:48-53* 1:53-54 +10:54-64*` (the bonus captures, earning nothing more without
+/// chaining) and `5:48-53* 1:63-64* +10:53-63` (two captures, one 10 unplayable) reach one
+/// position with one score (`bonus_obligation: "most-bonuses"`). The second used to be listed too.
+#[test]
+fn plays_leaving_different_bonuses_unplayed_are_one_play() {
+    let pos = "0:1,2,63,72 1:0,48,63,72 2:0,0,47,48 turn:1 doubles:0";
+    for opts in [
+        json!({"seats": 3, "bonus_obligation": "most-bonuses", "bonuses_chain": false,
+               "capture_bonus": 10, "max_pieces_per_square": 3, "blockades": false,
+               "blockade_no_joint_move": false, "safe_squares": false}),
+        json!({"seats": 3, "bonus_obligation": "most-bonuses", "bonuses_chain": false,
+               "capture_bonus": 10, "safe_squares": false}),
+    ] {
+        let g = rolled(opts.clone(), pos, [5, 1]);
+        let mut results = BTreeSet::new();
+        for p in g.legal_plays() {
+            let mut h = g.clone();
+            h.play(&p).unwrap();
+            assert!(
+                results.insert(h.position()),
+                "{opts}: {} listed twice",
+                h.position()
+            );
+        }
+        assert!(!results.is_empty());
+    }
+}
+
+/// `blockade_turn_limit`: an age belongs to a blockade, so a position with an aged piece alone on
+/// its square cannot arise and is refused (the rules clear the age of a piece left alone).
+#[test]
+fn a_lone_piece_with_a_blockade_age_is_refused() {
+    let r = rules(json!({"blockade_turn_limit": 3}));
+    let lone = "0:11,72,72,72 1:0,35,44,72 2:0,8,14,72 3:0,0,0,0 turn:1 doubles:0 age1:0,0,1,0";
+    match Game::from_position(&r, lone, 1) {
+        Err(Error::InvalidPosition(m)) => assert!(m.contains("not in a blockade"), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    let pair = "0:11,72,72,72 1:0,44,44,72 2:0,8,14,72 3:0,0,0,0 turn:1 doubles:0 age1:0,1,1,0";
+    Game::from_position(&r, pair, 1).unwrap();
 }

@@ -257,7 +257,11 @@ pub(super) fn validate(sys: &ParcheesiSystem, s: &ParcheesiState) -> Result<()> 
         }
         for i in 0..PIECES {
             let p = s.pieces[seat][i];
-            if s.ages[seat][i] != 0 && (r.blockade_turn_limit == 0 || p == NEST || p == HOME) {
+            // A piece alone on its square has no blockade, so no age (the rules clear it).
+            let alone = (0..PIECES).all(|j| j == i || s.pieces[seat][j] != p);
+            if s.ages[seat][i] != 0
+                && (r.blockade_turn_limit == 0 || p == NEST || p == HOME || alone)
+            {
                 return bad(format!(
                     "seat {seat}: a blockade age on a piece not in a blockade"
                 ));
