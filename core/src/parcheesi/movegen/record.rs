@@ -52,11 +52,11 @@ pub(super) fn record(ctx: &mut Ctx, s: &ParcheesiState, play: &Play) -> bool {
                     r.sort_seat(k, false);
                 }
             }
+            // The roll's values and bonuses not played end with the play; the bonuses played
+            // too where the score does not count them here.
+            (r.pending_capture, r.pending_home, r.left) = (0, 0, [0; 4]);
             if ctx.per_dice || ctx.sys.rules.pass_allowed {
-                // The roll's values and bonus counters end with the play.
-                (r.pending_capture, r.pending_home) = (0, 0);
                 (r.bonuses_played, r.bonus_pips) = (0, 0);
-                r.left = [0; 4];
             }
             generic_key(&r, ctx.seat)
         };
