@@ -43,8 +43,11 @@ pub(super) fn validate_state(sys: &FamilySystem, s: &FamilyState) -> Result<()> 
     }
     if s.tries >= sys.rules.entry_tries {
         return Err(bad_position(format!(
-            "{} entry tries missed, but a turn has at most {}",
-            s.tries, sys.rules.entry_tries
+            "{} entry tries missed, but with `entry_tries` {} the turn passes after the last \
+             (at most {} missed before a roll)",
+            s.tries,
+            sys.rules.entry_tries,
+            sys.rules.entry_tries - 1
         )));
     }
     let [d1, d2] = s.dice;

@@ -33,7 +33,9 @@ pub struct FamilyRules {
     /// FAM-5b / F-E: until every piece has been in play once, doubles play only the two higher
     /// values and give no extra roll (unless the roll enters the last never-played piece).
     pub doubles_restricted_until_all_played: bool,
-    /// FAM-5c: the two pieces of a gate may move as one with doubles (h, l or 7 squares).
+    /// FAM-5c: the two pieces of a gate may move as one with doubles (h, l or 7 squares), a
+    /// step of two pieces (`(2)` in the notation). The positions are those the pieces reach
+    /// value by value (F-D), so this changes how plays are written, not which are legal.
     pub gate_moves_with_doubles: bool,
     /// FAM-6: with no piece in play, a 6-5 may enter a piece and move it 6 at once.
     pub six_five_enters_and_moves: bool,
