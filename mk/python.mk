@@ -18,7 +18,7 @@ $(VENV)/.rl-stamp: python/requirements-rl.txt | venv
 ## Python tests: pytest (the scenario files, the API, simulate, SVG, the tour, the RL adapters
 ## under their ecosystems' checkers) and stubtest.
 test-python: python-dev rl-deps
-	$(PY) -m pytest -q tests/python
+	$(PY) -m pytest -q tests/python tests/independent
 	$(PY) -m mypy.stubtest pachisi._native
 	$(PY) -m mypy python/python/pachisi examples/python/tour.py benchmarks/python_bench.py \
 		benchmarks/peers.py examples/python/train_parcheesi.py benchmarks/rl_bench.py \
