@@ -849,3 +849,47 @@ fn foreign_input_is_an_error_not_a_panic() {
     let bad_json = r#"{"checkers":[[0],[0]],"turn":0,"dice":[0,0],"phase":"roll","cube_log2":0,"cube_owner":2}"#;
     assert!(serde_json::from_str::<BgState>(bad_json).is_err());
 }
+
+/// Cube states no game reaches are `InvalidPosition` (Match ID, XGID): a drop in a cubeless game,
+/// a drop after a double its doubler could not make (the other side owned the cube, or it stood
+/// at `max_cube`), a cube at 1 with an owner, a cube above 1 in the centre.
+#[test]
+fn unreachable_cube_states_are_refused() {
+    let cube = Rules::with_options("backgammon", &serde_json::json!({"cube": true})).unwrap();
+    let cubeless = Rules::preset("backgammon").unwrap();
+    let id = "sGfwATDgc/ABMA";
+    let refused = |rules: &Rules, pos: &str| {
+        assert!(
+            matches!(
+                Game::from_position(rules, pos, 1),
+                Err(Error::InvalidPosition(_))
+            ),
+            "{pos} was accepted"
+        )
+    };
+    // Game state 4 (dropped), the double pending (state 1 with the double flag) alike.
+    for mid in ["cAwAAAAAAAAA", "cBEAAAAAAAAA"] {
+        refused(&cubeless, &format!("{id}:{mid}"));
+    }
+    for mid in [
+        "QQwAAAAAAAAA",
+        "QREAAAAAAAAA",
+        "VgwAAAAAAAAA",
+        "VhEAAAAAAAAA",
+    ] {
+        refused(&cube, &format!("{id}:{mid}"));
+    }
+    for x in [
+        "XGID=-b----E-C---eE---c-e----B-:0:1:1:00:0:0:0:0:10",
+        "XGID=-b----E-C---eE---c-e----B-:2:0:1:00:0:0:0:0:10",
+    ] {
+        refused(&cube, x);
+    }
+    // Reachable ones still load: a centred cube at 1, and a cube at 4 owned.
+    for x in [
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10",
+        "XGID=-b----E-C---eE---c-e----B-:2:1:1:00:0:0:0:0:10",
+    ] {
+        Game::from_position(&cube, x, 1).unwrap();
+    }
+}

@@ -312,6 +312,19 @@ impl RuleSystem for BackgammonSystem {
                 "the cube is off in these rules: it must stay centred at 1".into(),
             ));
         }
+        // Only a take turns the cube, and it gives the cube to the taker: a cube at 1 is
+        // centred, a cube above 1 has an owner.
+        if (s.cube_log2 == 0) != (s.cube_owner == CUBE_CENTRED) {
+            return Err(Error::InvalidPosition(format!(
+                "a cube at {} {}: no game reaches it (the cube is centred at 1, and owned above)",
+                s.cube_value(),
+                if s.cube_owner == CUBE_CENTRED {
+                    "in the centre".to_string()
+                } else {
+                    format!("owned by seat {}", s.cube_owner)
+                }
+            )));
+        }
         if s.cube_log2 > self.max_cube_log2 {
             return Err(Error::InvalidPosition(format!(
                 "cube value {} exceeds the maximum {}",
@@ -336,7 +349,8 @@ impl RuleSystem for BackgammonSystem {
             Phase::Opening => no_dice && s.cube_log2 == 0 && s.cube_owner == CUBE_CENTRED,
             Phase::Roll => no_dice,
             Phase::CubeAction | Phase::TakeDrop => no_dice && self.may_double(s),
-            Phase::Dropped => no_dice,
+            // The seat on turn doubled (and won by the drop): it must have been able to.
+            Phase::Dropped => no_dice && self.may_double(s),
         };
         if !ok {
             return Err(Error::InvalidPosition(format!(
