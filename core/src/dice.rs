@@ -109,6 +109,17 @@ pub fn roll_two_dice(rng: &mut GameRng) -> Roll {
     Roll::Dice([roll_die(rng), roll_die(rng)])
 }
 
+/// Two dice in one order, higher first (as [`two_dice_outcomes`] lists them): the form positions
+/// are compared in, where no rule depends on which die is which.
+///
+/// ```
+/// assert_eq!(pachisi::dice::high_first([3, 5]), [5, 3]);
+/// assert_eq!(pachisi::dice::high_first([5, 3]), [5, 3]);
+/// ```
+pub fn high_first(dice: [u8; 2]) -> [u8; 2] {
+    [dice[0].max(dice[1]), dice[0].min(dice[1])]
+}
+
 /// The 21 distinct two-dice outcomes, higher die first, with probability 1/36 (doubles) or 2/36.
 ///
 /// ```

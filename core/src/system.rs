@@ -417,18 +417,22 @@ pub trait RuleSystem: Clone + Debug + Send + Sync + 'static {
     /// The default accepts exactly the text [`RuleSystem::format_play`] writes for some legal
     /// play (whitespace-insensitive); variants with richer notations override it.
     fn parse_play(&self, s: &Self::State, text: &str) -> Result<Play> {
-        let want: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-        let mut plays = Vec::new();
-        self.generate(s, Orders::All, &mut plays);
-        for p in &plays {
-            if self.format_play(s, p) == want {
-                return Ok(*p);
-            }
-        }
-        Err(crate::Error::IllegalMove(format!(
-            "`{want}` is not a legal play here"
-        )))
+        play_written_as(self, s, text)
     }
+}
+
+/// The legal play at `s` whose [`RuleSystem::format_play`] text is `text` (whitespace aside),
+/// or [`crate::Error::IllegalMove`]: the default [`RuleSystem::parse_play`], and the lookup of a
+/// system that first checks the text's form itself.
+pub fn play_written_as<R: RuleSystem>(sys: &R, s: &R::State, text: &str) -> Result<Play> {
+    let want: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut plays = Vec::new();
+    sys.generate(s, Orders::All, &mut plays);
+    plays
+        .iter()
+        .find(|p| sys.format_play(s, p) == want)
+        .copied()
+        .ok_or_else(|| crate::Error::IllegalMove(format!("`{want}` is not a legal play here")))
 }
 
 /// A rules struct of one system: serde options with presets, validated into a [`RuleSystem`].

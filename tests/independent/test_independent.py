@@ -16,7 +16,7 @@ import json
 import os
 import random
 import sys
-from typing import Any, Dict, List, Set, Tuple
+from typing import Any, Callable, Dict, List, Set, Tuple
 
 import pytest
 
@@ -28,6 +28,16 @@ import ref_family  # noqa: E402
 import ref_parcheesi  # noqa: E402
 
 SCALE = int(os.environ.get("PACHISI_INDEPENDENT_GAMES", "2"))
+
+
+def results(game: pachisi.Game, canon: Callable[[pachisi.Game], Any]) -> Set[Any]:
+    """The positions the legal plays lead to, each in a reference's canonical form."""
+    out = set()
+    for p in game.legal_plays():
+        c = game.copy()
+        c.play(p)
+        out.add(canon(c))
+    return out
 
 
 def assert_same(engine: Set[Any], reference: Set[Any], what: str) -> None:
@@ -69,15 +79,11 @@ def online_options(rng: random.Random) -> Dict[str, Any]:
 
 
 def parcheesi_engine_results(game: pachisi.Game, opt: Dict[str, Any]) -> Set[Any]:
-    n = opt["seats"]
-    if not game.is_decision_node():
-        return {ref_parcheesi.canon_engine(game, n, opt)}
-    out = set()
-    for p in game.legal_plays():
-        c = game.copy()
-        c.play(p)
-        out.add(ref_parcheesi.canon_engine(c, n, opt))
-    return out
+    def canon(g: pachisi.Game) -> Any:
+        return ref_parcheesi.canon_engine(g, opt["seats"], opt)
+
+    # A roll resolved at once (forfeit, penalty) is compared by where it left the game.
+    return results(game, canon) if game.is_decision_node() else {canon(game)}
 
 
 def parcheesi_games(preset: str, options: List[Dict[str, Any]], seed: int) -> int:
@@ -147,15 +153,12 @@ def family_canon(position: str) -> str:
 
 
 def family_engine_results(g: pachisi.Game) -> Set[str]:
-    out = set()
-    for p in g.legal_plays():
-        c = g.copy()
-        c.play(p)
+    def canon(c: pachisi.Game) -> str:
         if c.is_over:
-            out.add("OVER " + ref_family.fmt_pieces(ref_family.parse(c.position)[3]))
-        else:
-            out.add(family_canon(c.position))
-    return out
+            return "OVER " + ref_family.fmt_pieces(ref_family.parse(c.position)[3])
+        return family_canon(c.position)
+
+    return results(g, canon)
 
 
 def family_roll(g: pachisi.Game, dice: Tuple[int, int], opts: Dict[str, Any]) -> None:
@@ -222,13 +225,11 @@ def classic_options(rng: random.Random) -> Dict[str, Any]:
 
 
 def classic_engine_results(g: pachisi.Game) -> Set[str]:
-    out = set()
-    for p in g.legal_plays():
-        c = g.copy()
-        c.play(p)
+    def canon(c: pachisi.Game) -> str:
         t, _, cols = ref_classic.parse(c.position)
-        out.add(("OVER " if c.is_over else "%d:-:" % t) + ref_classic.fmt(cols))
-    return out
+        return ("OVER " if c.is_over else "%d:-:" % t) + ref_classic.fmt(cols)
+
+    return results(g, canon)
 
 
 @pytest.mark.parametrize("seed", range(3))

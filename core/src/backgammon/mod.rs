@@ -274,9 +274,10 @@ impl RuleSystem for BackgammonSystem {
     }
 
     fn canonical_state(&self, s: &BgState) -> BgState {
-        let mut c = *s;
-        c.dice = [s.dice[0].max(s.dice[1]), s.dice[0].min(s.dice[1])];
-        c
+        BgState {
+            dice: crate::dice::high_first(s.dice),
+            ..*s
+        }
     }
 
     fn validate_state(&self, s: &BgState) -> Result<()> {

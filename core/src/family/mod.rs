@@ -253,9 +253,10 @@ impl RuleSystem for FamilySystem {
     }
 
     fn canonical_state(&self, s: &FamilyState) -> FamilyState {
-        let mut c = *s;
-        c.dice = [s.dice[0].max(s.dice[1]), s.dice[0].min(s.dice[1])];
-        c
+        FamilyState {
+            dice: crate::dice::high_first(s.dice),
+            ..*s
+        }
     }
 
     fn node(&self, s: &FamilyState) -> Node {

@@ -263,11 +263,5 @@ pub(super) fn parse_play(sys: &FamilySystem, s: &FamilyState, text: &str) -> Res
             )));
         }
     }
-    let mut plays = Vec::new();
-    sys.generate(s, Orders::All, &mut plays);
-    plays
-        .iter()
-        .find(|p| format_play(sys, s, p) == want)
-        .copied()
-        .ok_or_else(|| Error::IllegalMove(format!("`{want}` is not a legal play here")))
+    crate::system::play_written_as(sys, s, &want)
 }

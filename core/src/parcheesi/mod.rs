@@ -599,15 +599,10 @@ impl ParcheesiSystem {
             }
         }
         if let Some((_, i)) = best {
-            let from = s.pieces[seat][i];
+            // As for any move: the piece takes the nest's age (none), and a piece it leaves
+            // alone loses its blockade's age (`blockade_turn_limit`).
+            s.carry_age(seat, i, NEST);
             s.pieces[seat][i] = NEST;
-            s.ages[seat][i] = 0;
-            // A piece the penalty leaves alone loses its blockade's age (`blockade_turn_limit`):
-            // ages belong to blockades, and one that joins it later starts a new one.
-            let mut left = (0..PIECES).filter(|&j| s.pieces[seat][j] == from);
-            if let (Some(j), None) = (left.next(), left.next()) {
-                s.ages[seat][j] = 0;
-            }
             s.sort_seat(seat, false);
         }
     }
@@ -711,9 +706,10 @@ impl RuleSystem for ParcheesiSystem {
     }
 
     fn canonical_state(&self, s: &ParcheesiState) -> ParcheesiState {
-        let mut c = *s;
-        c.dice = [s.dice[0].max(s.dice[1]), s.dice[0].min(s.dice[1])];
-        c
+        ParcheesiState {
+            dice: crate::dice::high_first(s.dice),
+            ..*s
+        }
     }
 
     fn node(&self, s: &ParcheesiState) -> Node {

@@ -24,21 +24,6 @@ pub(super) fn record(ctx: &mut Ctx, s: &ParcheesiState, play: &Play) -> bool {
     if among_best(ctx, score) {
         let key = if !ctx.dedup {
             0
-        } else if !ctx.has_groups
-            && !ctx.per_dice
-            && ctx.sys.rules.blockade_turn_limit == 0
-            && !ctx.sys.rules.pass_allowed
-        {
-            // The bonuses not played and the values left end with the play: two plays reaching
-            // one position with one score are one play. (The bonuses played stay in the key:
-            // they are part of the score, which the filtering compares.)
-            if s.pending_capture == 0 && s.pending_home == 0 && s.left == [0; 4] {
-                generic_key(s, ctx.seat)
-            } else {
-                let mut r = *s;
-                (r.pending_capture, r.pending_home, r.left) = (0, 0, [0; 4]);
-                generic_key(&r, ctx.seat)
-            }
         } else {
             // The position as `end_play` leaves it: plays that differ only in P-D group marks or
             // in blockade ages that the end of the play renews reach one position.
