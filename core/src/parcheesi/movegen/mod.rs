@@ -87,7 +87,7 @@ struct Scratch {
     /// Per recorded play with `bonus_obligation: "per-dice-play"`: (dice part key, bonus score,
     /// blockade-limit flag).
     dice_parts: Vec<(u64, u64, u64)>,
-    /// (dice part key, bonus score) sorted, for `keep_best_bonuses_per_dice_part`.
+    /// The per-part best bonus table of `keep_best_bonuses_per_dice_part`.
     part_best: Vec<(u64, u64)>,
     /// The play being built (empty between searches; kept here to skip its initialisation).
     play: Play,
