@@ -282,17 +282,24 @@ impl ParcheesiSystem {
         track_run(to_branch) | run(inner - to_branch) << home_start
     }
 
-    /// Every occupancy slot a move touches: where it starts, the squares it passes, its landing.
-    fn touched(&self, seat: usize, p: u8, v: u8, home_route: bool) -> u128 {
+    /// Every occupancy slot a legal move touches: where it starts (`p`), the squares it passes,
+    /// its landing (`to`, where the move of `v` on its route ends).
+    fn touched(&self, seat: usize, p: u8, to: u8, v: u8, home_route: bool) -> u128 {
         if p == NEST {
             return self.slot_bit(seat, ENTRY);
         }
-        let mut m = self.slot_bit(seat, p) | self.passed(seat, p, v, home_route);
-        let q = pos_after(p, v, home_route);
-        if q != NO_POS {
-            m |= self.slot_bit(seat, q);
+        self.slot_bit(seat, p) | self.passed(seat, p, v, home_route) | self.slot_bit(seat, to)
+    }
+
+    /// Whether a legal move (as for [`Self::touched`]) touches a slot of `mask`: its start and
+    /// landing are tested before the squares it passes are built.
+    #[inline(always)]
+    fn touches(&self, seat: usize, p: u8, to: u8, v: u8, home_route: bool, mask: u128) -> bool {
+        if p == NEST {
+            return mask & self.slot_bit(seat, ENTRY) != 0;
         }
-        m
+        mask & (self.slot_bit(seat, p) | self.slot_bit(seat, to)) != 0
+            || mask & self.passed(seat, p, v, home_route) != 0
     }
 
     /// Whether a move of `v` from `p` may also go round past the branch square (PAR-11): a
@@ -613,16 +620,15 @@ fn pruned_step(
     if vi == SUM_ENTRY {
         return descend(ctx, st);
     }
-    let touched = if prune != 0 || (prune_root && vi == 1) {
-        ctx.sys.touched(ctx.seat, st.from, st.value, route)
-    } else {
-        0
-    };
-    if prune != 0 && prune & touched == 0 {
+    if prune != 0
+        && !ctx
+            .sys
+            .touches(ctx.seat, st.from, st.to, st.value, route, prune)
+    {
         return true;
     }
     if prune_root && vi == 1 {
-        ctx.prune = touched;
+        ctx.prune = ctx.sys.touched(ctx.seat, st.from, st.to, st.value, route);
     }
     let continues = descend(ctx, st);
     ctx.prune = 0;

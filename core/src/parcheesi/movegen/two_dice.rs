@@ -31,7 +31,7 @@ pub(super) fn two_dice(ctx: &mut Ctx, root: Plain, play: &mut Play) {
                 {
                     // A first step playing the lower value prunes the transposed second steps.
                     let touched = if vi == 1 && prunes {
-                        sys.touched(seat, p, v, true)
+                        sys.touched(seat, p, ENTRY, v, true)
                     } else {
                         0
                     };
@@ -50,7 +50,7 @@ pub(super) fn two_dice(ctx: &mut Ctx, root: Plain, play: &mut Play) {
                 let route = r == 0;
                 if let Some((d, c)) = sys.try_move(seat, p, v, route, &occ) {
                     let touched = if vi == 1 && prunes {
-                        sys.touched(seat, p, v, route)
+                        sys.touched(seat, p, d, v, route)
                     } else {
                         0
                     };
@@ -190,7 +190,11 @@ pub(super) fn second_step(
     st: Step,
     route: bool,
 ) -> bool {
-    if prune != 0 && prune & ctx.sys.touched(ctx.seat, st.from, st.value, route) == 0 {
+    if prune != 0
+        && !ctx
+            .sys
+            .touches(ctx.seat, st.from, st.to, st.value, route, prune)
+    {
         // The transposed order was listed from the other first step.
         return true;
     }
