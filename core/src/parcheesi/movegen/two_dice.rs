@@ -199,13 +199,26 @@ pub(super) fn second_step(
         return true;
     }
     if ctx.leaves_plain(&st) {
-        let mut s = node.state(ctx);
-        s.groups = groups;
-        return child(ctx, &s, play, st);
+        return general_second_step(ctx, (node, groups), play, st);
     }
     let code = moved_code(node.code, st.from, st.to);
     let score = plain_score(ctx, [0; 4]);
     let key = Plain::key(code, [0; 4]);
     record_scored_then(ctx, score, key, play, st, plain_part(key));
     true
+}
+
+/// A second step that captures or earns a bonus: the general search takes over from the full
+/// state (out of line: the rarer case, kept out of the plain loop's code).
+#[cold]
+#[inline(never)]
+fn general_second_step(
+    ctx: &mut Ctx,
+    (node, groups): (Plain, [u8; PIECES]),
+    play: &mut Play,
+    st: Step,
+) -> bool {
+    let mut s = node.state(ctx);
+    s.groups = groups;
+    child(ctx, &s, play, st)
 }
