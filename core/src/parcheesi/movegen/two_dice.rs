@@ -1,5 +1,6 @@
 //! Two values (most rolls): the plain search unrolled for two steps, skipping the transposed
-//! order of two moves that touch no common square.
+//! order of two moves that touch no common square (for two moves along one run of position
+//! numbers each, tested by comparing the runs: see [`span`]).
 //!
 //! Precondition: exactly two values left and no bonus pending; with P-D groups only when the two
 //! values differ (no plain step can then break P-D; the groups are carried to the general
@@ -190,13 +191,18 @@ pub(super) fn second_step(
     st: Step,
     route: bool,
 ) -> bool {
-    if prune != 0
-        && !ctx
-            .sys
-            .touches(ctx.seat, st.from, st.to, st.value, route, prune)
-    {
-        // The transposed order was listed from the other first step.
-        return true;
+    if prune != 0 {
+        // The first step (`prune` holds the slots it touched) and this one touch no common
+        // slot: the transposed order was listed from the other first step.
+        let independent = match (span(&play.steps()[0]), span(&st)) {
+            (Some((lo, hi)), Some((a, b))) => hi < a || b < lo,
+            _ => !ctx
+                .sys
+                .touches(ctx.seat, st.from, st.to, st.value, route, prune),
+        };
+        if independent {
+            return true;
+        }
     }
     if ctx.leaves_plain(&st) {
         return general_second_step(ctx, (node, groups), play, st);
@@ -221,4 +227,22 @@ fn general_second_step(
     let mut s = node.state(ctx);
     s.groups = groups;
     child(ctx, &s, play, st)
+}
+
+/// The positions a die step touches (its start, the squares it passes, its landing) when they
+/// are one run of consecutive position numbers: `(first, last)`, home (which has no slot) left
+/// out. Entering touches the entry square alone. A move that goes round past the branch square
+/// (to the first-lap numbers, or on to the entry square) is not such a run: `None`.
+///
+/// A seat's positions are on distinct slots (the track squares 1 to 64 and the first-lap
+/// numbers 73 to 76 are the seat's 68 track squares, 65 to 71 its home path), so two runs share
+/// a slot exactly when they share a position: for two such steps the transposition pruning's
+/// slot test is a comparison of the runs, without building the squares passed.
+#[inline(always)]
+fn span(st: &Step) -> Option<(u8, u8)> {
+    if st.from == NEST {
+        return Some((ENTRY, ENTRY));
+    }
+    let last = if st.to == HOME { HOME - 1 } else { st.to };
+    (st.from < st.to && !(st.from <= BRANCH && st.to >= LAP)).then_some((st.from, last))
 }
