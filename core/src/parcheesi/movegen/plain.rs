@@ -169,9 +169,17 @@ pub(super) fn last_value(ctx: &mut Ctx, node: Plain, play: &mut Play) -> bool {
     }
     if !any {
         // The last value cannot be played: the play so far is complete.
-        record_plain(ctx, Plain::key(node.code, node.left), node.left, play);
+        play_so_far(ctx, node, play);
     }
     true
+}
+
+/// Records the play so far from `node`, whose values left cannot be played (out of line: rare,
+/// and kept out of the step loops' code).
+#[cold]
+#[inline(never)]
+pub(super) fn play_so_far(ctx: &mut Ctx, node: Plain, play: &Play) {
+    record_plain(ctx, Plain::key(node.code, node.left), node.left, play);
 }
 
 /// One step of [`last_value`]: recorded unless its position is in the memo, or handed to the

@@ -175,7 +175,7 @@ pub(super) fn second_steps(
     }
     if !any {
         // The second value cannot be played: the first alone is a complete play.
-        record_plain(ctx, Plain::key(node.code, node.left), node.left, play);
+        play_so_far(ctx, node, play);
     }
 }
 
