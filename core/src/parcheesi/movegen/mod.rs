@@ -707,19 +707,37 @@ fn for_each_die_step<'a>(
         // (the zero padding sets bit 0, which no pair tests).
         let m = left.iter().fold(0u32, |m, &v| m | 1 << (v & 31));
         let pair = m & 1 << 5 == 0 && (m & 0b1_0010 == 0b1_0010 || m & 0b1100 == 0b1100);
-        if pair && let Some(c) = sys.landing(seat, ENTRY, true, occ) {
-            for (pi, &p) in pieces.iter().enumerate() {
-                if p == NEST
-                    && !same(pi)
-                    && !visit(
-                        ctx,
-                        SUM_ENTRY,
-                        step(seat, pi, p, ENTRY, 5, c, StepKind::Enter),
-                        true,
-                    )
-                {
-                    return;
-                }
+        if pair {
+            sum_entries(ctx, pieces, occ, same, visit);
+        }
+    }
+}
+
+/// The entries with two values summing to five of [`for_each_die_step`] (out of line: rare, and
+/// kept out of the search loops' code).
+#[cold]
+#[inline(never)]
+fn sum_entries<'a>(
+    ctx: &mut Ctx<'a>,
+    pieces: &[u8; PIECES],
+    occ: &Occ,
+    same: impl Fn(usize) -> bool,
+    mut visit: impl FnMut(&mut Ctx<'a>, usize, Step, bool) -> bool,
+) {
+    let sys = ctx.sys;
+    let seat = ctx.seat;
+    if let Some(c) = sys.landing(seat, ENTRY, true, occ) {
+        for (pi, &p) in pieces.iter().enumerate() {
+            if p == NEST
+                && !same(pi)
+                && !visit(
+                    ctx,
+                    SUM_ENTRY,
+                    step(seat, pi, p, ENTRY, 5, c, StepKind::Enter),
+                    true,
+                )
+            {
+                return;
             }
         }
     }
