@@ -107,12 +107,7 @@ pub(super) fn first_step(ctx: &mut Ctx, root: Plain, play: &mut Play, first: Ste
         // The P-D group of each piece (none without groups).
         let mut groups = [0; PIECES];
         if ctx.has_groups {
-            // The pieces in the general search's order, (position, group), with their groups.
-            let mut t = ctx.root;
-            let enter = first.kind == StepKind::Enter;
-            t.apply_plain_move(ctx.seat, idx, first.to, first.value, enter);
-            node.pieces = t.pieces[ctx.seat];
-            groups = t.groups;
+            (node.pieces, groups) = grouped_after(ctx, &first);
         } else {
             node.pieces[idx] = first.to;
             place_moved_piece(&mut node.pieces, idx);
@@ -120,6 +115,24 @@ pub(super) fn first_step(ctx: &mut Ctx, root: Plain, play: &mut Play, first: Ste
         second_steps(ctx, node, groups, play, prune);
     }
     play.pop();
+}
+
+/// The mover's pieces in the general search's order, (position, group), with their P-D groups,
+/// after the first step `first` from a root with groups (out of line: rare, and kept out of
+/// the first steps' code).
+#[cold]
+#[inline(never)]
+fn grouped_after(ctx: &Ctx, first: &Step) -> ([u8; PIECES], [u8; PIECES]) {
+    let mut t = ctx.root;
+    let enter = first.kind == StepKind::Enter;
+    t.apply_plain_move(
+        ctx.seat,
+        first.piece as usize & 3,
+        first.to,
+        first.value,
+        enter,
+    );
+    (t.pieces[ctx.seat], t.groups)
 }
 
 /// The second level of [`two_dice()`]: one value left at `node`, whose pieces are in `groups`;
