@@ -421,7 +421,14 @@ pub struct ParcheesiSystem {
     slot: Box<[[u8; 256]; 4]>,
     /// `1 << slot` for each seat's positions (0 where there is no slot).
     slot_bit: Box<[[u128; 256]; 4]>,
+    /// The position of each seat on each slot ([`NO_POSITION`] where the seat has none): the
+    /// inverse of `slot`, one position per slot (a track square is one position of each seat, a
+    /// home-path slot one of its seat's).
+    position_at: Box<[[u8; SLOTS]; 4]>,
 }
+
+/// No position (in `ParcheesiSystem::position_at`); no piece stands there.
+const NO_POSITION: u8 = u8::MAX;
 
 impl ParcheesiSystem {
     /// The legal next steps of a play from `start` after the steps `taken` (which lead to `cur`)
@@ -466,12 +473,22 @@ impl ParcheesiSystem {
                 }
             }
         }
+        let mut position_at = Box::new([[NO_POSITION; SLOTS]; 4]);
+        for seat in 0..4 {
+            for pos in 0..=LAP_END {
+                let sl = slot[seat][pos as usize];
+                if sl != NO_SLOT {
+                    position_at[seat][sl as usize] = pos;
+                }
+            }
+        }
         ParcheesiSystem {
             rules,
             seats,
             side,
             slot,
             slot_bit,
+            position_at,
         }
     }
 
@@ -559,20 +576,23 @@ impl ParcheesiSystem {
         if step.captured > 0 {
             let sq = self.slot_of(seat, step.to);
             for other in 0..self.seats as usize {
-                if other == seat {
+                if other == seat || sq == NO_SLOT {
                     continue;
                 }
-                let mut hit = false;
+                // The seat's position on the landing square, looked for in its four pieces at
+                // once (a zero byte of `pieces ^ at`; none for `NO_POSITION`).
+                let at = self.position_at[other][sq as usize];
+                let x = u32::from_le_bytes(s.pieces[other]) ^ (at as u32).wrapping_mul(0x0101_0101);
+                if x.wrapping_sub(0x0101_0101) & !x & 0x8080_8080 == 0 {
+                    continue;
+                }
                 for i in 0..PIECES {
-                    if self.slot_of(other, s.pieces[other][i]) == sq && sq != NO_SLOT {
+                    if s.pieces[other][i] == at {
                         s.pieces[other][i] = NEST;
                         s.ages[other][i] = 0;
-                        hit = true;
                     }
                 }
-                if hit {
-                    s.sort_seat(other, false);
-                }
+                s.sort_seat(other, false);
             }
             if self.rules.capture_bonus > 0 && (!is_bonus || self.rules.bonuses_chain) {
                 s.pending_capture += 1;

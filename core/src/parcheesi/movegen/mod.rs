@@ -34,21 +34,29 @@
 //!   level (doubles with four values), each step recorded at once with one memo probe;
 //! - [`two_dice`](mod@two_dice) — the plain search unrolled for a roll of two values (most rolls), also from a
 //!   root with P-D groups when the values differ: no plain step can then break P-D, and the
-//!   groups are carried to the general search (without transposition pruning, as `dfs`);
+//!   groups are carried to the general search (without transposition pruning, as `dfs`). Two
+//!   steps that each move along one run of position numbers are independent exactly when the
+//!   runs do not overlap (a seat's positions are on distinct slots), which the pruning then
+//!   tests without building the squares passed;
 //! - [`record`](mod@record) — complete plays, their scores and the obligations, one key per listed play.
 //!   A plain play's key is looked up among the listed ones as it is recorded (up to
 //!   `EARLY_DEDUP_MAX` of them), or, in the memoised search, not at all: there it is the memo key
 //!   of the node it ends at, which the search enters once. So the final deduplication looks only
 //!   at the keys of the general search's plays (and at all keys when the early lookup was
 //!   skipped), and the per-dice-part bonus filter returns at once when every play of the general
-//!   search has one bonus score and one blockade-limit flag (the usual case: nothing to drop);
+//!   search has one bonus score and one blockade-limit flag (the usual case: nothing to drop),
+//!   else finds each dice part's best bonus score in a small hash table keyed by the part;
 //! - [`keys`] — position keys and the memo;
 //! - [`next`] — not a generator: the legal next steps of a play under way for the `step` encoding
 //!   of `crate::rl`, by a depth-first search with early exit per candidate step against what a
 //!   legal play of the roll achieves (guessed, or from the distinct search), walking the steps
 //!   through the same `for_each_die_step` and bonus rules.
 //!
-//! Each module's doc states its precondition.
+//! Each module's doc states its precondition. Rare paths inside the hot step loops (a step that
+//! leaves the plain search, a play that cannot use its last value, the sum-of-five entries, a
+//! first step from a root with P-D groups) are small `#[cold]` functions: kept out of line, they
+//! leave the loops' code smaller (measured: fewer instructions per roll; the same steps in the
+//! same order).
 //!
 //! Position keys (`generic_key`, `Plain::key`) are 64-bit hashes: a state's key is a hash of
 //! everything but the mover's pieces combined with the sum of per-square codes of those pieces.
@@ -87,7 +95,7 @@ struct Scratch {
     /// Per recorded play with `bonus_obligation: "per-dice-play"`: (dice part key, bonus score,
     /// blockade-limit flag).
     dice_parts: Vec<(u64, u64, u64)>,
-    /// (dice part key, bonus score) sorted, for `keep_best_bonuses_per_dice_part`.
+    /// The per-part best bonus table of `keep_best_bonuses_per_dice_part`.
     part_best: Vec<(u64, u64)>,
     /// The play being built (empty between searches; kept here to skip its initialisation).
     play: Play,
@@ -282,17 +290,24 @@ impl ParcheesiSystem {
         track_run(to_branch) | run(inner - to_branch) << home_start
     }
 
-    /// Every occupancy slot a move touches: where it starts, the squares it passes, its landing.
-    fn touched(&self, seat: usize, p: u8, v: u8, home_route: bool) -> u128 {
+    /// Every occupancy slot a legal move touches: where it starts (`p`), the squares it passes,
+    /// its landing (`to`, where the move of `v` on its route ends).
+    fn touched(&self, seat: usize, p: u8, to: u8, v: u8, home_route: bool) -> u128 {
         if p == NEST {
             return self.slot_bit(seat, ENTRY);
         }
-        let mut m = self.slot_bit(seat, p) | self.passed(seat, p, v, home_route);
-        let q = pos_after(p, v, home_route);
-        if q != NO_POS {
-            m |= self.slot_bit(seat, q);
+        self.slot_bit(seat, p) | self.passed(seat, p, v, home_route) | self.slot_bit(seat, to)
+    }
+
+    /// Whether a legal move (as for [`Self::touched`]) touches a slot of `mask`: its start and
+    /// landing are tested before the squares it passes are built.
+    #[inline(always)]
+    fn touches(&self, seat: usize, p: u8, to: u8, v: u8, home_route: bool, mask: u128) -> bool {
+        if p == NEST {
+            return mask & self.slot_bit(seat, ENTRY) != 0;
         }
-        m
+        mask & (self.slot_bit(seat, p) | self.slot_bit(seat, to)) != 0
+            || mask & self.passed(seat, p, v, home_route) != 0
     }
 
     /// Whether a move of `v` from `p` may also go round past the branch square (PAR-11): a
@@ -613,16 +628,15 @@ fn pruned_step(
     if vi == SUM_ENTRY {
         return descend(ctx, st);
     }
-    let touched = if prune != 0 || (prune_root && vi == 1) {
-        ctx.sys.touched(ctx.seat, st.from, st.value, route)
-    } else {
-        0
-    };
-    if prune != 0 && prune & touched == 0 {
+    if prune != 0
+        && !ctx
+            .sys
+            .touches(ctx.seat, st.from, st.to, st.value, route, prune)
+    {
         return true;
     }
     if prune_root && vi == 1 {
-        ctx.prune = touched;
+        ctx.prune = ctx.sys.touched(ctx.seat, st.from, st.to, st.value, route);
     }
     let continues = descend(ctx, st);
     ctx.prune = 0;
@@ -701,19 +715,37 @@ fn for_each_die_step<'a>(
         // (the zero padding sets bit 0, which no pair tests).
         let m = left.iter().fold(0u32, |m, &v| m | 1 << (v & 31));
         let pair = m & 1 << 5 == 0 && (m & 0b1_0010 == 0b1_0010 || m & 0b1100 == 0b1100);
-        if pair && let Some(c) = sys.landing(seat, ENTRY, true, occ) {
-            for (pi, &p) in pieces.iter().enumerate() {
-                if p == NEST
-                    && !same(pi)
-                    && !visit(
-                        ctx,
-                        SUM_ENTRY,
-                        step(seat, pi, p, ENTRY, 5, c, StepKind::Enter),
-                        true,
-                    )
-                {
-                    return;
-                }
+        if pair {
+            sum_entries(ctx, pieces, occ, same, visit);
+        }
+    }
+}
+
+/// The entries with two values summing to five of [`for_each_die_step`] (out of line: rare, and
+/// kept out of the search loops' code).
+#[cold]
+#[inline(never)]
+fn sum_entries<'a>(
+    ctx: &mut Ctx<'a>,
+    pieces: &[u8; PIECES],
+    occ: &Occ,
+    same: impl Fn(usize) -> bool,
+    mut visit: impl FnMut(&mut Ctx<'a>, usize, Step, bool) -> bool,
+) {
+    let sys = ctx.sys;
+    let seat = ctx.seat;
+    if let Some(c) = sys.landing(seat, ENTRY, true, occ) {
+        for (pi, &p) in pieces.iter().enumerate() {
+            if p == NEST
+                && !same(pi)
+                && !visit(
+                    ctx,
+                    SUM_ENTRY,
+                    step(seat, pi, p, ENTRY, 5, c, StepKind::Enter),
+                    true,
+                )
+            {
+                return;
             }
         }
     }

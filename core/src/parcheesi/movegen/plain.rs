@@ -90,8 +90,7 @@ pub(super) fn plain_dfs(ctx: &mut Ctx, node: Plain, play: &mut Play, root: bool)
 pub(super) fn plain_child(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step) -> bool {
     if ctx.leaves_plain(&st) {
         // The step changes more than the mover's pieces: the general search takes over.
-        let s = node.state(ctx);
-        return child(ctx, &s, play, st);
+        return general_step(ctx, node, play, st);
     }
     let mut left = node.left;
     if !remove_value(&mut left, st.value) && st.kind == StepKind::Enter {
@@ -170,9 +169,17 @@ pub(super) fn last_value(ctx: &mut Ctx, node: Plain, play: &mut Play) -> bool {
     }
     if !any {
         // The last value cannot be played: the play so far is complete.
-        record_plain(ctx, Plain::key(node.code, node.left), node.left, play);
+        play_so_far(ctx, node, play);
     }
     true
+}
+
+/// Records the play so far from `node`, whose values left cannot be played (out of line: rare,
+/// and kept out of the step loops' code).
+#[cold]
+#[inline(never)]
+pub(super) fn play_so_far(ctx: &mut Ctx, node: Plain, play: &Play) {
+    record_plain(ctx, Plain::key(node.code, node.left), node.left, play);
 }
 
 /// One step of [`last_value`]: recorded unless its position is in the memo, or handed to the
@@ -180,8 +187,7 @@ pub(super) fn last_value(ctx: &mut Ctx, node: Plain, play: &mut Play) -> bool {
 #[inline(always)]
 pub(super) fn last_step(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step) -> bool {
     if ctx.leaves_plain(&st) {
-        let s = node.state(ctx);
-        return child(ctx, &s, play, st);
+        return general_step(ctx, node, play, st);
     }
     let code = moved_code(node.code, st.from, st.to);
     let key = Plain::key(code, [0; 4]);
@@ -212,4 +218,13 @@ pub(super) fn record_plain(ctx: &mut Ctx, key: u64, left: [u8; 4], play: &Play) 
 pub(super) fn plain_score(ctx: &Ctx, left: [u8; 4]) -> u64 {
     // Per dice play only the dice part is scored here (as `record` does).
     dice_score(ctx, &left) | u64::from(!ctx.per_dice)
+}
+
+/// A step from a plain node that captures or earns a bonus: the general search takes over from
+/// the full state (out of line: the rarer case, kept out of the plain loops' code).
+#[cold]
+#[inline(never)]
+fn general_step(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step) -> bool {
+    let s = node.state(ctx);
+    child(ctx, &s, play, st)
 }

@@ -1,5 +1,6 @@
 //! Two values (most rolls): the plain search unrolled for two steps, skipping the transposed
-//! order of two moves that touch no common square.
+//! order of two moves that touch no common square (for two moves along one run of position
+//! numbers each, tested by comparing the runs: see [`span`]).
 //!
 //! Precondition: exactly two values left and no bonus pending; with P-D groups only when the two
 //! values differ (no plain step can then break P-D; the groups are carried to the general
@@ -31,7 +32,7 @@ pub(super) fn two_dice(ctx: &mut Ctx, root: Plain, play: &mut Play) {
                 {
                     // A first step playing the lower value prunes the transposed second steps.
                     let touched = if vi == 1 && prunes {
-                        sys.touched(seat, p, v, true)
+                        sys.touched(seat, p, ENTRY, v, true)
                     } else {
                         0
                     };
@@ -50,7 +51,7 @@ pub(super) fn two_dice(ctx: &mut Ctx, root: Plain, play: &mut Play) {
                 let route = r == 0;
                 if let Some((d, c)) = sys.try_move(seat, p, v, route, &occ) {
                     let touched = if vi == 1 && prunes {
-                        sys.touched(seat, p, v, route)
+                        sys.touched(seat, p, d, v, route)
                     } else {
                         0
                     };
@@ -106,12 +107,7 @@ pub(super) fn first_step(ctx: &mut Ctx, root: Plain, play: &mut Play, first: Ste
         // The P-D group of each piece (none without groups).
         let mut groups = [0; PIECES];
         if ctx.has_groups {
-            // The pieces in the general search's order, (position, group), with their groups.
-            let mut t = ctx.root;
-            let enter = first.kind == StepKind::Enter;
-            t.apply_plain_move(ctx.seat, idx, first.to, first.value, enter);
-            node.pieces = t.pieces[ctx.seat];
-            groups = t.groups;
+            (node.pieces, groups) = grouped_after(ctx, &first);
         } else {
             node.pieces[idx] = first.to;
             place_moved_piece(&mut node.pieces, idx);
@@ -119,6 +115,24 @@ pub(super) fn first_step(ctx: &mut Ctx, root: Plain, play: &mut Play, first: Ste
         second_steps(ctx, node, groups, play, prune);
     }
     play.pop();
+}
+
+/// The mover's pieces in the general search's order, (position, group), with their P-D groups,
+/// after the first step `first` from a root with groups (out of line: rare, and kept out of
+/// the first steps' code).
+#[cold]
+#[inline(never)]
+fn grouped_after(ctx: &Ctx, first: &Step) -> ([u8; PIECES], [u8; PIECES]) {
+    let mut t = ctx.root;
+    let enter = first.kind == StepKind::Enter;
+    t.apply_plain_move(
+        ctx.seat,
+        first.piece as usize & 3,
+        first.to,
+        first.value,
+        enter,
+    );
+    (t.pieces[ctx.seat], t.groups)
 }
 
 /// The second level of [`two_dice()`]: one value left at `node`, whose pieces are in `groups`;
@@ -174,7 +188,7 @@ pub(super) fn second_steps(
     }
     if !any {
         // The second value cannot be played: the first alone is a complete play.
-        record_plain(ctx, Plain::key(node.code, node.left), node.left, play);
+        play_so_far(ctx, node, play);
     }
 }
 
@@ -190,18 +204,58 @@ pub(super) fn second_step(
     st: Step,
     route: bool,
 ) -> bool {
-    if prune != 0 && prune & ctx.sys.touched(ctx.seat, st.from, st.value, route) == 0 {
-        // The transposed order was listed from the other first step.
-        return true;
+    if prune != 0 {
+        // The first step (`prune` holds the slots it touched) and this one touch no common
+        // slot: the transposed order was listed from the other first step.
+        let independent = match (span(&play.steps()[0]), span(&st)) {
+            (Some((lo, hi)), Some((a, b))) => hi < a || b < lo,
+            _ => !ctx
+                .sys
+                .touches(ctx.seat, st.from, st.to, st.value, route, prune),
+        };
+        if independent {
+            return true;
+        }
     }
     if ctx.leaves_plain(&st) {
-        let mut s = node.state(ctx);
-        s.groups = groups;
-        return child(ctx, &s, play, st);
+        return general_second_step(ctx, (node, groups), play, st);
     }
     let code = moved_code(node.code, st.from, st.to);
     let score = plain_score(ctx, [0; 4]);
     let key = Plain::key(code, [0; 4]);
     record_scored_then(ctx, score, key, play, st, plain_part(key));
     true
+}
+
+/// A second step that captures or earns a bonus: the general search takes over from the full
+/// state (out of line: the rarer case, kept out of the plain loop's code).
+#[cold]
+#[inline(never)]
+fn general_second_step(
+    ctx: &mut Ctx,
+    (node, groups): (Plain, [u8; PIECES]),
+    play: &mut Play,
+    st: Step,
+) -> bool {
+    let mut s = node.state(ctx);
+    s.groups = groups;
+    child(ctx, &s, play, st)
+}
+
+/// The positions a die step touches (its start, the squares it passes, its landing) when they
+/// are one run of consecutive position numbers: `(first, last)`, home (which has no slot) left
+/// out. Entering touches the entry square alone. A move that goes round past the branch square
+/// (to the first-lap numbers, or on to the entry square) is not such a run: `None`.
+///
+/// A seat's positions are on distinct slots (the track squares 1 to 64 and the first-lap
+/// numbers 73 to 76 are the seat's 68 track squares, 65 to 71 its home path), so two runs share
+/// a slot exactly when they share a position: for two such steps the transposition pruning's
+/// slot test is a comparison of the runs, without building the squares passed.
+#[inline(always)]
+fn span(st: &Step) -> Option<(u8, u8)> {
+    if st.from == NEST {
+        return Some((ENTRY, ENTRY));
+    }
+    let last = if st.to == HOME { HOME - 1 } else { st.to };
+    (st.from < st.to && !(st.from <= BRANCH && st.to >= LAP)).then_some((st.from, last))
 }
