@@ -73,6 +73,8 @@ fn hits(victim: &[u8; 26], attacker: &[u8; 26], target: i32, a: i32, b: i32) -> 
 /// its own, every landing open (the two dice in either order; a double four times): how freely
 /// it moves through the points `blocker` holds ahead of it. Landings past the side's 1 point
 /// count as open. A checker behind a six-point prime scores 0, one with nothing ahead 36.
+/// The reference of [`EscapeMasks`], which counts every point at once.
+#[cfg(test)]
 fn escapes(blocker: &[u8; 26], p: usize) -> u32 {
     let p = p as i32;
     let open = |k: i32| open_for(blocker, p - k);
@@ -80,6 +82,56 @@ fn escapes(blocker: &[u8; 26], p: usize) -> u32 {
         let total = if a == b { 4 * a } else { a + b };
         open(total) && reaches(a, b, total, open)
     })
+}
+
+/// `escapes` for every point at once: for each of the 21 distinct rolls, the set of the side's
+/// points from which a checker plays the roll in full on its own (bit `p + 24` for the point
+/// `p`), so a point's count is 21 bit tests instead of a walk over the landings of every roll.
+struct EscapeMasks([u64; 21]);
+
+impl EscapeMasks {
+    /// The masks for the side whose checkers face the points `blocker` has made.
+    fn new(blocker: &[u8; 26]) -> EscapeMasks {
+        // Bit `x + 24` for each open landing `x` (-24 to 24, the side's numbering): every point
+        // past the 1 point, and the points 1 to 24 `blocker` has not made.
+        let mut open: u64 = (1 << 25) - 1;
+        for x in 1..=24 {
+            if blocker[25 - x] < 2 {
+                open |= 1 << (x + 24);
+            }
+        }
+        // Bit `p + 24` of `ahead(k)`: the landing `k` pips ahead of the point `p` is open.
+        let ahead = |k: i32| open << k;
+        let mut masks = [0u64; 21];
+        let mut i = 0;
+        for a in 1..=6i32 {
+            for b in a..=6i32 {
+                masks[i] = if a == b {
+                    ahead(a) & ahead(2 * a) & ahead(3 * a) & ahead(4 * a)
+                } else {
+                    // Either die first, then the other to the sum.
+                    ahead(a + b) & (ahead(a) | ahead(b))
+                };
+                i += 1;
+            }
+        }
+        EscapeMasks(masks)
+    }
+
+    /// The rolls (in 36ths) a checker at the point `p` (25: the bar) plays in full on its own.
+    fn count(&self, p: usize) -> u32 {
+        let mut n = 0;
+        let mut i = 0;
+        for a in 1..=6 {
+            for b in a..=6 {
+                if self.0[i] >> (p + 24) & 1 == 1 {
+                    n += if a == b { 1 } else { 2 };
+                }
+                i += 1;
+            }
+        }
+        n
+    }
 }
 
 /// Rolls (in 36ths) with which the attacker hits at least one of the victim's blots (points
@@ -213,8 +265,9 @@ impl Evaluate for BackgammonSystem {
             if !learned {
                 continue;
             }
-            row[ESCAPE] = escapes(opp, rearmost(own)) as f64 / 36.0;
-            let least = (15..=24).map(|p| escapes(own, p)).min().unwrap_or(36);
+            row[ESCAPE] = EscapeMasks::new(opp).count(rearmost(own)) as f64 / 36.0;
+            let theirs = EscapeMasks::new(own);
+            let least = (15..=24).map(|p| theirs.count(p)).min().unwrap_or(36);
             row[CONTAIN] = 1.0 - least as f64 / 36.0;
             if !on_roll {
                 row[HIT] = hit_rolls(own, opp) as f64 / 36.0;
@@ -245,6 +298,51 @@ impl Evaluate for BackgammonSystem {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `EscapeMasks` counts what `escapes` counts, for every point of both sides in positions
+    /// of random cubeless games.
+    #[test]
+    fn escape_masks_count_as_escapes_for_every_point() {
+        use crate::backgammon::BackgammonRules;
+        use crate::dice::rng_from_seed;
+        use crate::system::{Node, Orders};
+        use crate::{RuleSystem, SystemRules};
+        let sys = BackgammonRules::standard().build().unwrap();
+        let mut rng = rng_from_seed(7);
+        let mut s = sys.initial_state();
+        let mut plays = Vec::new();
+        let mut positions = 0;
+        while positions < 300 {
+            match sys.node(&s) {
+                Node::Over => s = sys.initial_state(),
+                Node::Chance => {
+                    let roll = sys.sample_roll(&s, &mut rng);
+                    sys.begin_roll(&mut s, roll);
+                }
+                Node::Decision => {
+                    plays.clear();
+                    sys.generate(&s, Orders::Distinct, &mut plays);
+                    let steps = match plays.len() {
+                        0 => Vec::new(),
+                        n => plays[crate::sim::uniform_index(&mut rng, n)]
+                            .steps()
+                            .to_vec(),
+                    };
+                    for step in &steps {
+                        sys.apply_step(&mut s, step);
+                    }
+                    sys.end_play(&mut s, &steps);
+                    for blocker in &s.checkers {
+                        let masks = EscapeMasks::new(blocker);
+                        for p in 1..=BAR {
+                            assert_eq!(masks.count(p), escapes(blocker, p), "{blocker:?} {p}");
+                        }
+                    }
+                    positions += 1;
+                }
+            }
+        }
+    }
 
     #[test]
     fn shots_count_direct_and_combined_rolls() {
