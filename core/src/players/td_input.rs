@@ -314,7 +314,7 @@ pub fn measure_feature_scales<R: Evaluate>(sys: &R, seed: u64) -> Vec<f32> {
 
 /// Plays one of the distinct legal plays of the decision node `s`, chosen uniformly (the
 /// pass when there is none).
-fn play_at_random<R: Evaluate>(
+pub(crate) fn play_at_random<R: Evaluate>(
     sys: &R,
     s: &mut R::State,
     rng: &mut GameRng,

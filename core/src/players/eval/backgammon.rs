@@ -305,7 +305,7 @@ mod tests {
     fn escape_masks_count_as_escapes_for_every_point() {
         use crate::backgammon::BackgammonRules;
         use crate::dice::rng_from_seed;
-        use crate::system::{Node, Orders};
+        use crate::system::Node;
         use crate::{RuleSystem, SystemRules};
         let sys = BackgammonRules::standard().build().unwrap();
         let mut rng = rng_from_seed(7);
@@ -320,18 +320,7 @@ mod tests {
                     sys.begin_roll(&mut s, roll);
                 }
                 Node::Decision => {
-                    plays.clear();
-                    sys.generate(&s, Orders::Distinct, &mut plays);
-                    let steps = match plays.len() {
-                        0 => Vec::new(),
-                        n => plays[crate::sim::uniform_index(&mut rng, n)]
-                            .steps()
-                            .to_vec(),
-                    };
-                    for step in &steps {
-                        sys.apply_step(&mut s, step);
-                    }
-                    sys.end_play(&mut s, &steps);
+                    crate::players::td_input::play_at_random(&sys, &mut s, &mut rng, &mut plays);
                     for blocker in &s.checkers {
                         let masks = EscapeMasks::new(blocker);
                         for p in 1..=BAR {
