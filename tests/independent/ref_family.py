@@ -147,10 +147,7 @@ def single_steps(cols, c, v, banned):
             q = p + v
             if q > HOME or not path_clear(cols, c, p, q):
                 continue
-        L = landing(cols, c, q)
-        if L is None:
-            continue
-        yield do_move(cols, c, i, q, L[0]), i, L[0] is not None
+        yield from land(cols, c, i, q)
 
 
 def sum_moves(cols, c, total, banned):
@@ -162,9 +159,13 @@ def sum_moves(cols, c, total, banned):
         q = p + total
         if q > HOME or not path_clear(cols, c, p, q):
             continue
-        L = landing(cols, c, q)
-        if L is None:
-            continue
+        yield from land(cols, c, i, q)
+
+
+def land(cols, c, i, q):
+    """Piece i of colour c finishing its move on q, if it may: (position, piece, captured)."""
+    L = landing(cols, c, q)
+    if L is not None:
         yield do_move(cols, c, i, q, L[0]), i, L[0] is not None
 
 
