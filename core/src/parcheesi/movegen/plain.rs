@@ -226,5 +226,121 @@ pub(super) fn plain_score(ctx: &Ctx, left: [u8; 4]) -> u64 {
 #[inline(never)]
 fn general_step(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step) -> bool {
     let s = node.state(ctx);
+    if ctx.memoise
+        && st.captured > 0
+        && st.kind != StepKind::Bonus
+        && ctx.sys.rules.bonus_order == BonusOrder::DiceFirst
+    {
+        return capture_step(ctx, &s, play, st);
+    }
     child(ctx, &s, play, st)
+}
+
+/// `child` for a capturing die step from a plain node of the memoised search (four values):
+/// the node below differs from the state after the capture only in the mover's pieces and the
+/// values left, until a step captures again, reaches home or the dice are over, so the search
+/// below goes on as a plain search ([`ext_plain_dfs`]) from that state, which becomes the
+/// context's root for the subtree. Its nodes are keyed as the general search keys them
+/// (`generic_key`), so that the memo and the deduplication see the same positions.
+///
+/// No bonus step comes before the dice are over (`BonusOrder::DiceFirst`), so a node with
+/// values left takes only die steps, as a plain node does.
+#[inline(never)]
+fn capture_step(ctx: &mut Ctx, s: &ParcheesiState, play: &mut Play, st: Step) -> bool {
+    let mut t = *s;
+    ctx.sys.apply(&mut t, &st);
+    let hash = generic_key(&t, ctx.seat);
+    if let Some(known) = ctx.memo.get(hash) {
+        return known;
+    }
+    if play.len() >= crate::play::MAX_STEPS {
+        return false;
+    }
+    let others_before = ctx.others;
+    let root_before = ctx.root;
+    // Every opposing piece on the landing square went back to its nest.
+    let gone = !ctx.sys.slot_bit(ctx.seat, st.to);
+    ctx.others = (ctx.others.0 & gone, ctx.others.1 & gone);
+    play.push(st);
+    let r = if t.left[0] == 0 {
+        if t.pending_capture == 0 && t.pending_home == 0 {
+            record(ctx, &t, play)
+        } else {
+            dfs(ctx, &t, play, false)
+        }
+    } else {
+        ctx.root = t;
+        let node = Plain::new(t.pieces[ctx.seat], t.left);
+        ext_plain_dfs(ctx, node, play)
+    };
+    play.pop();
+    ctx.others = others_before;
+    ctx.root = root_before;
+    ctx.memo.insert(hash, r);
+    r
+}
+
+/// `dfs` at a node below a capture ([`capture_step`]): values left, the context's root the
+/// state after the capture (with its pending bonus), the mover's pieces and values `node`.
+fn ext_plain_dfs(ctx: &mut Ctx, node: Plain, play: &mut Play) -> bool {
+    let pieces = node.pieces;
+    let occ = mover_occupancy(ctx, &pieces);
+    let same = |i: usize| i > 0 && pieces[i] == pieces[i - 1];
+    let mut any = false;
+    for_each_die_step(
+        ctx,
+        &pieces,
+        &node.left,
+        &occ,
+        same,
+        #[inline(always)]
+        |ctx, _vi, st, _route| {
+            any |= if ctx.leaves_plain(&st) {
+                general_step(ctx, node, play, st)
+            } else {
+                ext_child(ctx, node, play, st)
+            };
+            true
+        },
+    );
+    if !any {
+        // No die step: the bonuses (or the play as it stands), as `dfs` plays them.
+        let s = node.state(ctx);
+        return dfs(ctx, &s, play, false);
+    }
+    any
+}
+
+/// `child` for a plain step below a capture (see [`ext_plain_dfs`]): the node is keyed as
+/// `generic_key` keys its full state, and marked visited before its search (it always continues,
+/// as a plain node does: no P-D groups, and no bonus before the dice are over).
+fn ext_child(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step) -> bool {
+    let mut left = node.left;
+    if !remove_value(&mut left, st.value) && st.kind == StepKind::Enter {
+        remove_pair(&mut left, st.value);
+    }
+    let code = moved_code(node.code, st.from, st.to);
+    let mut rest = ctx.root;
+    rest.pieces[ctx.seat] = [0; PIECES];
+    rest.left = left;
+    let key = combine_key(hash_state(&rest), code);
+    if !ctx.memo.insert_new(key) {
+        return true;
+    }
+    let mut t = Plain {
+        pieces: node.pieces,
+        left,
+        code,
+    };
+    t.pieces[st.piece as usize & 3] = st.to;
+    place_moved_piece(&mut t.pieces, st.piece as usize & 3);
+    play.push(st);
+    if left[0] == 0 {
+        let s = t.state(ctx);
+        dfs(ctx, &s, play, false);
+    } else {
+        ext_plain_dfs(ctx, t, play);
+    }
+    play.pop();
+    true
 }
