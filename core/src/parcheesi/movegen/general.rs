@@ -94,14 +94,18 @@ pub(super) fn dfs(ctx: &mut Ctx, s: &ParcheesiState, play: &mut Play, root: bool
                 after.bonus_pips += v as u16;
                 after.pieces[seat] = [0; PIECES];
                 let score = leaf_score(ctx, &after);
+                let code = pieces_code(&pieces);
                 if ctx.per_dice {
                     // Keyed as `record` keys a play per dice part: the roll's counters cleared.
                     (after.bonuses_played, after.bonus_pips) = (0, 0);
-                    if s.bonuses_played == 0 {
-                        ctx.dice_key = dice_part_key(s);
-                    }
                 }
-                Some((score, hash_state(&after), pieces_code(&pieces)))
+                let rest = hash_state(&after);
+                if ctx.per_dice && s.bonuses_played == 0 {
+                    // `after` is `s` without the mover's pieces and the pending bonus (and `s`
+                    // has played no bonus): `dice_part_key(s)`.
+                    ctx.dice_key = dice_part_key_of(rest, code, s.pending_capture, s.pending_home);
+                }
+                Some((score, rest, code))
             } else {
                 None
             };

@@ -161,8 +161,32 @@ pub(super) fn key_bit(key: u64) -> u64 {
 /// The key of a dice part (the position the dice led to), per dice play: never tagged as a plain
 /// play's key, which is its own dice part.
 #[inline]
+///
+/// It is [`dice_part_key_of`] of the hash of the state without the mover's pieces and the
+/// pending bonuses, so that the last bonus of a play (see `dfs`), which hashes that state for
+/// its own key, derives the key of its dice part from it.
 pub(super) fn dice_part_key(s: &ParcheesiState) -> u64 {
-    hash_state(s) & !PLAIN_TAG
+    let seat = s.turn as usize & 3;
+    let mut rest = *s;
+    rest.pieces[seat] = [0; PIECES];
+    (rest.pending_capture, rest.pending_home) = (0, 0);
+    dice_part_key_of(
+        hash_state(&rest),
+        pieces_code(&s.pieces[seat]),
+        s.pending_capture,
+        s.pending_home,
+    )
+}
+
+/// [`dice_part_key`] from `rest` (the hash of the state with the mover's pieces and the pending
+/// bonuses cleared), the code of the mover's pieces and the pending bonuses.
+#[inline]
+pub(super) fn dice_part_key_of(rest: u64, code: u64, pending_capture: u8, pending_home: u8) -> u64 {
+    let h = mix(
+        mix(rest, code),
+        u16::from_le_bytes([pending_capture, pending_home]) as u64,
+    );
+    (h ^ (h >> 29)) & !PLAIN_TAG
 }
 
 /// Marks the keys of plain positions (see [`Plain::key`]); the keys of the general search have
