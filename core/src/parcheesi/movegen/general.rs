@@ -158,6 +158,94 @@ pub(super) fn dfs(ctx: &mut Ctx, s: &ParcheesiState, play: &mut Play, root: bool
     any
 }
 
+/// `dfs` at a node below the root: the last bonus of a play ([`last_bonus`]) without the
+/// search's set-up for die steps.
+#[inline(always)]
+pub(super) fn dfs_below(ctx: &mut Ctx, s: &ParcheesiState, play: &mut Play) -> bool {
+    if s.left[0] == 0
+        && s.pending_capture as u16 + s.pending_home as u16 == 1
+        && !ctx.has_groups
+        && ctx.sys.rules.blockade_turn_limit == 0
+        && !ctx.sys.rules.pass_allowed
+        && s.ages[ctx.seat] == [0; PIECES]
+    {
+        last_bonus(ctx, s, play)
+    } else {
+        dfs(ctx, s, play, false)
+    }
+}
+
+/// `dfs` below the root at a node with no value left and one bonus to play (no P-D groups, no
+/// blockade ages or limit, no passing): the bonus steps, each a complete play unless it captures
+/// or earns a home bonus, as `dfs` lists them.
+#[inline(never)]
+fn last_bonus(ctx: &mut Ctx, s: &ParcheesiState, play: &mut Play) -> bool {
+    let sys = ctx.sys;
+    let seat = ctx.seat;
+    let pieces = s.pieces[seat];
+    // As `dfs`: the pruning of the node's die steps ends here (it has none).
+    ctx.prune = 0;
+    let occ = occupancy(ctx, s);
+    let v = if s.pending_capture > 0 {
+        sys.rules.capture_bonus
+    } else {
+        sys.rules.home_bonus
+    };
+    let mut any = false;
+    let mut after = *s;
+    after.pending_capture = 0;
+    after.pending_home = 0;
+    after.bonuses_played += 1;
+    after.bonus_pips += v as u16;
+    after.pieces[seat] = [0; PIECES];
+    let score = leaf_score(ctx, &after);
+    let code = pieces_code(&pieces);
+    if ctx.per_dice {
+        // Keyed as `record` keys a play per dice part: the roll's counters cleared.
+        (after.bonuses_played, after.bonus_pips) = (0, 0);
+    }
+    let rest = hash_state(&after);
+    if ctx.per_dice && s.bonuses_played == 0 {
+        // `after` is `s` without the mover's pieces and the pending bonus (and `s` has played
+        // no bonus): `dice_part_key(s)`.
+        ctx.dice_key = dice_part_key_of(rest, code, s.pending_capture, s.pending_home);
+    }
+    let earns_home = sys.rules.home_bonus > 0 && sys.rules.bonuses_chain;
+    for (pi, &p) in pieces.iter().enumerate() {
+        if p == NEST || p == HOME || (ctx.distinct && pi > 0 && p == pieces[pi - 1]) {
+            continue;
+        }
+        let routes = 1 + sys.goes_round(p, v) as u8;
+        for r in 0..routes {
+            let route = r == 0;
+            if let Some((d, c)) = sys.try_move(seat, p, v, route, &occ) {
+                if c == 0 && !(d == HOME && earns_home) && play.len() < MAX_STEPS {
+                    let key = combine_key(rest, moved_code(code, p, d));
+                    let st = step(seat, pi, p, d, v, 0, StepKind::Bonus);
+                    any = true;
+                    if ctx.memoise && !ctx.per_dice {
+                        if ctx.memo.get(key).is_some() {
+                            continue;
+                        }
+                        ctx.memo.insert(key, true);
+                    }
+                    let bonus = bonus_score(s.bonuses_played + 1, s.bonus_pips + v as u16);
+                    record_scored_then(ctx, score, key, play, st, (ctx.dice_key, bonus, 1));
+                    continue;
+                }
+                if ctx.per_dice && s.bonuses_played == 0 {
+                    ctx.dice_key = dice_part_key(s);
+                }
+                any |= child(ctx, s, play, step(seat, pi, p, d, v, c, StepKind::Bonus));
+            }
+        }
+    }
+    if !any && record(ctx, s, play) {
+        any = true;
+    }
+    any
+}
+
 /// The occupancy of `s`: the mover's own recomputed, the others' kept in the context (updated
 /// by `child` after a capturing step).
 #[inline]
@@ -227,7 +315,7 @@ pub(super) fn child(ctx: &mut Ctx, s: &ParcheesiState, play: &mut Play, st: Step
     let r = if t.left[0] == 0 && t.pending_capture == 0 && t.pending_home == 0 {
         record(ctx, &t, play)
     } else {
-        dfs(ctx, &t, play, false)
+        dfs_below(ctx, &t, play)
     };
     play.pop();
     ctx.others = others_before;

@@ -266,7 +266,7 @@ fn capture_step(ctx: &mut Ctx, s: &ParcheesiState, play: &mut Play, st: Step) ->
         if t.pending_capture == 0 && t.pending_home == 0 {
             record(ctx, &t, play)
         } else {
-            dfs(ctx, &t, play, false)
+            dfs_below(ctx, &t, play)
         }
     } else {
         ctx.root = t;
@@ -337,7 +337,7 @@ fn ext_child(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step) -> bool {
     play.push(st);
     if left[0] == 0 {
         let s = t.state(ctx);
-        dfs(ctx, &s, play, false);
+        dfs_below(ctx, &s, play);
     } else {
         ext_plain_dfs(ctx, t, play);
     }
