@@ -226,14 +226,21 @@ pub(super) fn plain_score(ctx: &Ctx, left: [u8; 4]) -> u64 {
 #[inline(never)]
 fn general_step(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step) -> bool {
     let s = node.state(ctx);
-    if ctx.memoise
-        && st.captured > 0
-        && st.kind != StepKind::Bonus
-        && ctx.sys.rules.bonus_order == BonusOrder::DiceFirst
-    {
+    if stays_plain_below(ctx, &st) {
         return capture_step(ctx, &s, play, st);
     }
     child(ctx, &s, play, st)
+}
+
+/// Whether the search below the die step `st` (which leaves the plain search) goes on as a
+/// plain search from the state after it ([`capture_step`]): it captures, no bonus comes before
+/// the dice are over, and the mover has no P-D groups.
+#[inline(always)]
+pub(super) fn stays_plain_below(ctx: &Ctx, st: &Step) -> bool {
+    st.captured > 0
+        && st.kind != StepKind::Bonus
+        && !ctx.has_groups
+        && ctx.sys.rules.bonus_order == BonusOrder::DiceFirst
 }
 
 /// `child` for a capturing die step from a plain node of the memoised search (four values):
@@ -246,11 +253,17 @@ fn general_step(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step) -> bool {
 /// No bonus step comes before the dice are over (`BonusOrder::DiceFirst`), so a node with
 /// values left takes only die steps, as a plain node does.
 #[inline(never)]
-fn capture_step(ctx: &mut Ctx, s: &ParcheesiState, play: &mut Play, st: Step) -> bool {
+pub(super) fn capture_step(ctx: &mut Ctx, s: &ParcheesiState, play: &mut Play, st: Step) -> bool {
     let mut t = *s;
     ctx.sys.apply(&mut t, &st);
-    let hash = generic_key(&t, ctx.seat);
-    if let Some(known) = ctx.memo.get(hash) {
+    let hash = if ctx.memoise {
+        generic_key(&t, ctx.seat)
+    } else {
+        0
+    };
+    if ctx.memoise
+        && let Some(known) = ctx.memo.get(hash)
+    {
         return known;
     }
     if play.len() >= crate::play::MAX_STEPS {
@@ -276,7 +289,9 @@ fn capture_step(ctx: &mut Ctx, s: &ParcheesiState, play: &mut Play, st: Step) ->
     play.pop();
     ctx.others = others_before;
     ctx.root = root_before;
-    ctx.memo.insert(hash, r);
+    if ctx.memoise {
+        ctx.memo.insert(hash, r);
+    }
     r
 }
 
@@ -284,6 +299,8 @@ fn capture_step(ctx: &mut Ctx, s: &ParcheesiState, play: &mut Play, st: Step) ->
 /// state after the capture (with its pending bonus), the mover's pieces and values `node`.
 fn ext_plain_dfs(ctx: &mut Ctx, node: Plain, play: &mut Play) -> bool {
     let pieces = node.pieces;
+    // The transposition pruning of `dfs` (set by the first step of two values).
+    let prune = std::mem::take(&mut ctx.prune);
     let occ = mover_occupancy(ctx, &pieces);
     let same = |i: usize| i > 0 && pieces[i] == pieces[i - 1];
     let mut any = false;
@@ -294,12 +311,14 @@ fn ext_plain_dfs(ctx: &mut Ctx, node: Plain, play: &mut Play) -> bool {
         &occ,
         same,
         #[inline(always)]
-        |ctx, _vi, st, _route| {
-            any |= if ctx.leaves_plain(&st) {
-                general_step(ctx, node, play, st)
-            } else {
-                ext_child(ctx, node, play, st)
-            };
+        |ctx, vi, st, route| {
+            any |= pruned_step(ctx, vi, st, route, prune, false, |ctx, st| {
+                if ctx.leaves_plain(&st) {
+                    general_step(ctx, node, play, st)
+                } else {
+                    ext_child(ctx, node, play, st)
+                }
+            });
             true
         },
     );
@@ -320,12 +339,14 @@ fn ext_child(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step) -> bool {
         remove_pair(&mut left, st.value);
     }
     let code = moved_code(node.code, st.from, st.to);
-    let mut rest = ctx.root;
-    rest.pieces[ctx.seat] = [0; PIECES];
-    rest.left = left;
-    let key = combine_key(hash_state(&rest), code);
-    if !ctx.memo.insert_new(key) {
-        return true;
+    if ctx.memoise {
+        let mut rest = ctx.root;
+        rest.pieces[ctx.seat] = [0; PIECES];
+        rest.left = left;
+        let key = combine_key(hash_state(&rest), code);
+        if !ctx.memo.insert_new(key) {
+            return true;
+        }
     }
     let mut t = Plain {
         pieces: node.pieces,

@@ -82,10 +82,7 @@ pub(super) fn two_dice(ctx: &mut Ctx, root: Plain, play: &mut Play) {
 #[inline]
 pub(super) fn first_step(ctx: &mut Ctx, root: Plain, play: &mut Play, first: Step, prune: u128) {
     if ctx.leaves_plain(&first) {
-        let s = root.state(ctx);
-        ctx.prune = prune;
-        child(ctx, &s, play, first);
-        ctx.prune = 0;
+        first_leaves_plain(ctx, root, play, first, prune);
         return;
     }
     let mut left = root.left;
@@ -115,6 +112,21 @@ pub(super) fn first_step(ctx: &mut Ctx, root: Plain, play: &mut Play, first: Ste
         second_steps(ctx, node, groups, play, prune);
     }
     play.pop();
+}
+
+/// A first step that captures or reaches home: the search below it (out of line: the rarer
+/// case, kept out of the plain loop's code).
+#[cold]
+#[inline(never)]
+fn first_leaves_plain(ctx: &mut Ctx, root: Plain, play: &mut Play, first: Step, prune: u128) {
+    let s = root.state(ctx);
+    ctx.prune = prune;
+    if stays_plain_below(ctx, &first) {
+        capture_step(ctx, &s, play, first);
+    } else {
+        child(ctx, &s, play, first);
+    }
+    ctx.prune = 0;
 }
 
 /// The mover's pieces in the general search's order, (position, group), with their P-D groups,
