@@ -27,11 +27,15 @@
 //! context (`Ctx`) and the entry points. The paths that use them list the same plays:
 //! - [`general`] — the *general search* (`dfs`/`child`) over full states: every rule; the others
 //!   hand a node to it as soon as their precondition fails. The last bonus of a play (no capture,
-//!   no home) is recorded with a key derived from its parent's, without building the child state;
+//!   no home) is recorded with a key derived from its parent's, without building the child state,
+//!   and a node below the root with no value left and one bonus to play is searched by
+//!   `last_bonus` (those bonus steps alone, without the set-up for die steps);
 //! - [`plain`] — the *plain search* (`plain_dfs`, [`Plain`]): until a step captures or earns a
 //!   bonus, a node differs from the root only in the mover's pieces and the values left, so it is
 //!   walked as that small value with an incremental position key; `last_value` unrolls its last
-//!   level (doubles with four values), each step recorded at once with one memo probe;
+//!   level (doubles with four values), each step recorded at once with one memo probe. Below a
+//!   capturing die step (`capture_step`) the walk goes on from the state after the capture as
+//!   its root, with the general search's keys, until the dice are over;
 //! - [`two_dice`](mod@two_dice) — the plain search unrolled for a roll of two values (most rolls), also from a
 //!   root with P-D groups when the values differ: no plain step can then break P-D, and the
 //!   groups are carried to the general search (without transposition pruning, as `dfs`). Two

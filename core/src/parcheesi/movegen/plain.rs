@@ -5,6 +5,11 @@
 //!
 //! Precondition: no capture and no bonus so far in the play (a step that captures or earns a
 //! home bonus goes to the general search with the full state rebuilt).
+//!
+//! Below a capturing die step ([`capture_step`]: from the four-value search, or the first step
+//! of two values) the same walk goes on from the state after the capture, which is then the
+//! context's root ([`ext_plain_dfs`]): there a node is keyed as the general search keys its full
+//! state, so that the memo and the deduplication meet the same positions by either path.
 
 use super::*;
 
@@ -221,7 +226,8 @@ pub(super) fn plain_score(ctx: &Ctx, left: [u8; 4]) -> u64 {
 }
 
 /// A step from a plain node that captures or earns a bonus: the general search takes over from
-/// the full state (out of line: the rarer case, kept out of the plain loops' code).
+/// the full state, or for a capture [`capture_step`] (out of line: the rarer case, kept out of
+/// the plain loops' code).
 #[cold]
 #[inline(never)]
 fn general_step(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step) -> bool {
@@ -243,15 +249,18 @@ pub(super) fn stays_plain_below(ctx: &Ctx, st: &Step) -> bool {
         && ctx.sys.rules.bonus_order == BonusOrder::DiceFirst
 }
 
-/// `child` for a capturing die step from a plain node of the memoised search (four values):
-/// the node below differs from the state after the capture only in the mover's pieces and the
-/// values left, until a step captures again, reaches home or the dice are over, so the search
-/// below goes on as a plain search ([`ext_plain_dfs`]) from that state, which becomes the
-/// context's root for the subtree. Its nodes are keyed as the general search keys them
-/// (`generic_key`), so that the memo and the deduplication see the same positions.
+/// `child` for a capturing die step from a plain node (the four-value search, or the first step
+/// of two values; `ctx.prune` as `child` leaves it for `dfs`): the nodes below differ from the
+/// state after the capture only in the mover's pieces and the values left, until a step
+/// captures again, reaches home or the dice are over, so the search below goes on as a plain
+/// search ([`ext_plain_dfs`]) from that state, which becomes the context's root for the
+/// subtree. Its nodes are keyed as the general search keys them (`generic_key`), so that the
+/// memo and the deduplication see the same positions.
 ///
 /// No bonus step comes before the dice are over (`BonusOrder::DiceFirst`), so a node with
-/// values left takes only die steps, as a plain node does.
+/// values left takes only die steps, as a plain node does; without P-D groups every node below
+/// the root continues (a node with no step is a complete play, or plays its bonus), so a node
+/// is marked visited in the memo before its search, in one probe.
 #[inline(never)]
 pub(super) fn capture_step(ctx: &mut Ctx, s: &ParcheesiState, play: &mut Play, st: Step) -> bool {
     let mut t = *s;
@@ -296,7 +305,9 @@ pub(super) fn capture_step(ctx: &mut Ctx, s: &ParcheesiState, play: &mut Play, s
 }
 
 /// `dfs` at a node below a capture ([`capture_step`]): values left, the context's root the
-/// state after the capture (with its pending bonus), the mover's pieces and values `node`.
+/// state after the capture (with its pending bonus), the mover's pieces and values `node`. The
+/// steps in `for_each_die_step`'s order, with `dfs`'s transposition pruning (the node below a
+/// first step of two values); a step that leaves the plain search goes on as from a plain node.
 fn ext_plain_dfs(ctx: &mut Ctx, node: Plain, play: &mut Play) -> bool {
     let pieces = node.pieces;
     // The transposition pruning of `dfs` (set by the first step of two values).

@@ -114,8 +114,9 @@ pub(super) fn first_step(ctx: &mut Ctx, root: Plain, play: &mut Play, first: Ste
     play.pop();
 }
 
-/// A first step that captures or reaches home: the search below it (out of line: the rarer
-/// case, kept out of the plain loop's code).
+/// A first step that captures or reaches home: the search below it, by `capture_step` for a
+/// capture (the second value walked as plain steps from the state after the capture), else by
+/// the general search (out of line: the rarer case, kept out of the plain loop's code).
 #[cold]
 #[inline(never)]
 fn first_leaves_plain(ctx: &mut Ctx, root: Plain, play: &mut Play, first: Step, prune: u128) {
