@@ -73,43 +73,11 @@ pub(super) fn dfs(ctx: &mut Ctx, s: &ParcheesiState, play: &mut Play, root: bool
         if s.pending_home > 0 && hb != values[0] {
             values[1] = hb;
         }
-        // The last bonus after the dice (the usual case): a bonus step that neither captures nor
-        // earns a home bonus ends the play, and its position differs from `s` only in the
-        // mover's pieces, so it is recorded here with a key derived from `s`.
-        let last_bonus = n == 0
-            && !ctx.has_groups
-            && sys.rules.blockade_turn_limit == 0
-            && !sys.rules.pass_allowed
-            && s.ages[seat] == [0; PIECES]
-            && s.pending_capture as u16 + s.pending_home as u16 == 1;
+        // (The last bonus of a play below the root is searched by `last_bonus`: `dfs_below`.)
         for &v in &values {
             if v == 0 {
                 continue;
             }
-            let leaf = if last_bonus {
-                let mut after = *s;
-                after.pending_capture = 0;
-                after.pending_home = 0;
-                after.bonuses_played += 1;
-                after.bonus_pips += v as u16;
-                after.pieces[seat] = [0; PIECES];
-                let score = leaf_score(ctx, &after);
-                let code = pieces_code(&pieces);
-                if ctx.per_dice {
-                    // Keyed as `record` keys a play per dice part: the roll's counters cleared.
-                    (after.bonuses_played, after.bonus_pips) = (0, 0);
-                }
-                let rest = hash_state(&after);
-                if ctx.per_dice && s.bonuses_played == 0 {
-                    // `after` is `s` without the mover's pieces and the pending bonus (and `s`
-                    // has played no bonus): `dice_part_key(s)`.
-                    ctx.dice_key = dice_part_key_of(rest, code, s.pending_capture, s.pending_home);
-                }
-                Some((score, rest, code))
-            } else {
-                None
-            };
-            let earns_home = sys.rules.home_bonus > 0 && sys.rules.bonuses_chain;
             for (pi, &p) in pieces.iter().enumerate() {
                 if p == NEST || p == HOME || (ctx.distinct && same(pi)) {
                     continue;
@@ -120,27 +88,6 @@ pub(super) fn dfs(ctx: &mut Ctx, s: &ParcheesiState, play: &mut Play, root: bool
                 for r in 0..routes {
                     let route = r == 0;
                     if let Some((d, c)) = sys.try_move(seat, p, v, route, &occ) {
-                        if let Some((score, rest, code)) = leaf
-                            && c == 0
-                            && !(d == HOME && earns_home)
-                            && play.len() < MAX_STEPS
-                        {
-                            let code = moved_code(code, p, d);
-                            let key = combine_key(rest, code);
-                            let st = step(seat, pi, p, d, v, 0, StepKind::Bonus);
-                            any = true;
-                            // The same memo entry `child` would use for this position. (Per dice
-                            // play one position may end two dice parts, each listed: no memo.)
-                            if ctx.memoise && !ctx.per_dice {
-                                if ctx.memo.get(key).is_some() {
-                                    continue;
-                                }
-                                ctx.memo.insert(key, true);
-                            }
-                            let bonus = bonus_score(s.bonuses_played + 1, s.bonus_pips + v as u16);
-                            record_scored_then(ctx, score, key, play, st, (ctx.dice_key, bonus, 1));
-                            continue;
-                        }
                         if ctx.per_dice && s.bonuses_played == 0 {
                             // The first bonus: `s` is the position the dice part led to.
                             ctx.dice_key = dice_part_key(s);
@@ -273,6 +220,19 @@ pub(super) fn mover_occupancy<'a>(ctx: &Ctx<'a>, pieces: &[u8; PIECES]) -> Occ<'
 }
 
 pub(super) fn child(ctx: &mut Ctx, s: &ParcheesiState, play: &mut Play, st: Step) -> bool {
+    child_then(ctx, s, play, st, false)
+}
+
+/// `child`; with `plain_below` (a capturing die step under [`capture_step`]'s precondition) a
+/// node with values left is searched as a plain node from the state after the step.
+#[inline(always)]
+pub(super) fn child_then(
+    ctx: &mut Ctx,
+    s: &ParcheesiState,
+    play: &mut Play,
+    st: Step,
+    plain_below: bool,
+) -> bool {
     let mut t = *s;
     if st.kind != StepKind::Bonus && st.captured == 0 && st.to != HOME {
         let enter = st.kind == StepKind::Enter;
@@ -310,15 +270,23 @@ pub(super) fn child(ctx: &mut Ctx, s: &ParcheesiState, play: &mut Play, st: Step
         let gone = !ctx.sys.slot_bit(ctx.seat, st.to);
         ctx.others = (ctx.others.0 & gone, ctx.others.1 & gone);
     }
+    let root_before = ctx.root;
     play.push(st);
     // The common leaf (nothing left to play) without the call into the search.
     let r = if t.left[0] == 0 && t.pending_capture == 0 && t.pending_home == 0 {
         record(ctx, &t, play)
+    } else if plain_below && t.left[0] != 0 {
+        ctx.root = t;
+        let node = Plain::new(t.pieces[ctx.seat], t.left);
+        ext_plain_dfs(ctx, node, play)
     } else {
         dfs_below(ctx, &t, play)
     };
     play.pop();
     ctx.others = others_before;
+    if plain_below {
+        ctx.root = root_before;
+    }
     if ctx.memoise {
         ctx.memo.insert(hash, r);
     }

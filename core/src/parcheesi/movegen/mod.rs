@@ -26,10 +26,10 @@
 //! which die steps exist (`for_each_die_step`, entering with a five or a sum of five), the search
 //! context (`Ctx`) and the entry points. The paths that use them list the same plays:
 //! - [`general`] — the *general search* (`dfs`/`child`) over full states: every rule; the others
-//!   hand a node to it as soon as their precondition fails. The last bonus of a play (no capture,
-//!   no home) is recorded with a key derived from its parent's, without building the child state,
-//!   and a node below the root with no value left and one bonus to play is searched by
-//!   `last_bonus` (those bonus steps alone, without the set-up for die steps);
+//!   hand a node to it as soon as their precondition fails. A node below the root with no value
+//!   left and one bonus to play is searched by `last_bonus`: those bonus steps alone, without the
+//!   set-up for die steps, each final one (no capture, no home) recorded with a key derived from
+//!   its parent's, without building the child state;
 //! - [`plain`] — the *plain search* (`plain_dfs`, [`Plain`]): until a step captures or earns a
 //!   bonus, a node differs from the root only in the mover's pieces and the values left, so it is
 //!   walked as that small value with an incremental position key; `last_value` unrolls its last

@@ -37,6 +37,31 @@ impl Plain {
         Plain { pieces, left, code }
     }
 
+    /// The values left and the pieces' code after the plain step `st`: its value (or pair
+    /// summing to five) used, the piece moved.
+    #[inline(always)]
+    fn used(&self, st: &Step) -> ([u8; 4], u64) {
+        let mut left = self.left;
+        if !remove_value(&mut left, st.value) && st.kind == StepKind::Enter {
+            remove_pair(&mut left, st.value);
+        }
+        (left, moved_code(self.code, st.from, st.to))
+    }
+
+    /// The node after the plain step `st`, given what [`Plain::used`] returns for it (split so
+    /// that a leaf is recorded before the pieces are moved and sorted).
+    #[inline(always)]
+    fn after(&self, st: &Step, (left, code): ([u8; 4], u64)) -> Plain {
+        let mut t = Plain {
+            pieces: self.pieces,
+            left,
+            code,
+        };
+        t.pieces[st.piece as usize & 3] = st.to;
+        place_moved_piece(&mut t.pieces, st.piece as usize & 3);
+        t
+    }
+
     /// The key of the position with pieces coded `code` and values `left` (a plain position
     /// differs from another of the same roll only in these two).
     #[inline]
@@ -97,11 +122,7 @@ pub(super) fn plain_child(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step)
         // The step changes more than the mover's pieces: the general search takes over.
         return general_step(ctx, node, play, st);
     }
-    let mut left = node.left;
-    if !remove_value(&mut left, st.value) && st.kind == StepKind::Enter {
-        remove_pair(&mut left, st.value);
-    }
-    let code = moved_code(node.code, st.from, st.to);
+    let (left, code) = node.used(&st);
     let key = Plain::key(code, left);
     if ctx.memoise {
         // A plain node always continues (a non-root node with no step is a complete play, and
@@ -117,13 +138,7 @@ pub(super) fn plain_child(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step)
     if play.len() >= crate::play::MAX_STEPS {
         return false;
     }
-    let mut t = Plain {
-        pieces: node.pieces,
-        left,
-        code,
-    };
-    t.pieces[st.piece as usize & 3] = st.to;
-    place_moved_piece(&mut t.pieces, st.piece as usize & 3);
+    let t = node.after(&st, (left, code));
     play.push(st);
     let r = if left[0] == 0 {
         record_plain(ctx, key, left, play)
@@ -263,52 +278,14 @@ pub(super) fn stays_plain_below(ctx: &Ctx, st: &Step) -> bool {
 /// is marked visited in the memo before its search, in one probe.
 #[inline(never)]
 pub(super) fn capture_step(ctx: &mut Ctx, s: &ParcheesiState, play: &mut Play, st: Step) -> bool {
-    let mut t = *s;
-    ctx.sys.apply(&mut t, &st);
-    let hash = if ctx.memoise {
-        generic_key(&t, ctx.seat)
-    } else {
-        0
-    };
-    if ctx.memoise
-        && let Some(known) = ctx.memo.get(hash)
-    {
-        return known;
-    }
-    if play.len() >= crate::play::MAX_STEPS {
-        return false;
-    }
-    let others_before = ctx.others;
-    let root_before = ctx.root;
-    // Every opposing piece on the landing square went back to its nest.
-    let gone = !ctx.sys.slot_bit(ctx.seat, st.to);
-    ctx.others = (ctx.others.0 & gone, ctx.others.1 & gone);
-    play.push(st);
-    let r = if t.left[0] == 0 {
-        if t.pending_capture == 0 && t.pending_home == 0 {
-            record(ctx, &t, play)
-        } else {
-            dfs_below(ctx, &t, play)
-        }
-    } else {
-        ctx.root = t;
-        let node = Plain::new(t.pieces[ctx.seat], t.left);
-        ext_plain_dfs(ctx, node, play)
-    };
-    play.pop();
-    ctx.others = others_before;
-    ctx.root = root_before;
-    if ctx.memoise {
-        ctx.memo.insert(hash, r);
-    }
-    r
+    child_then(ctx, s, play, st, true)
 }
 
 /// `dfs` at a node below a capture ([`capture_step`]): values left, the context's root the
 /// state after the capture (with its pending bonus), the mover's pieces and values `node`. The
 /// steps in `for_each_die_step`'s order, with `dfs`'s transposition pruning (the node below a
 /// first step of two values); a step that leaves the plain search goes on as from a plain node.
-fn ext_plain_dfs(ctx: &mut Ctx, node: Plain, play: &mut Play) -> bool {
+pub(super) fn ext_plain_dfs(ctx: &mut Ctx, node: Plain, play: &mut Play) -> bool {
     let pieces = node.pieces;
     // The transposition pruning of `dfs` (set by the first step of two values).
     let prune = std::mem::take(&mut ctx.prune);
@@ -345,11 +322,7 @@ fn ext_plain_dfs(ctx: &mut Ctx, node: Plain, play: &mut Play) -> bool {
 /// `generic_key` keys its full state, and marked visited before its search (it always continues,
 /// as a plain node does: no P-D groups, and no bonus before the dice are over).
 fn ext_child(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step) -> bool {
-    let mut left = node.left;
-    if !remove_value(&mut left, st.value) && st.kind == StepKind::Enter {
-        remove_pair(&mut left, st.value);
-    }
-    let code = moved_code(node.code, st.from, st.to);
+    let (left, code) = node.used(&st);
     if ctx.memoise {
         let mut rest = ctx.root;
         rest.pieces[ctx.seat] = [0; PIECES];
@@ -359,15 +332,9 @@ fn ext_child(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step) -> bool {
             return true;
         }
     }
-    let mut t = Plain {
-        pieces: node.pieces,
-        left,
-        code,
-    };
-    t.pieces[st.piece as usize & 3] = st.to;
-    place_moved_piece(&mut t.pieces, st.piece as usize & 3);
+    let t = node.after(&st, (left, code));
     play.push(st);
-    if left[0] == 0 {
+    if t.left[0] == 0 {
         let s = t.state(ctx);
         dfs_below(ctx, &s, play);
     } else {
