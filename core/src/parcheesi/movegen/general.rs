@@ -180,9 +180,7 @@ fn last_bonus(ctx: &mut Ctx, s: &ParcheesiState, play: &mut Play) -> bool {
                     record_scored_then(ctx, score, key, play, st, (ctx.dice_key, bonus, 1));
                     continue;
                 }
-                if ctx.per_dice && s.bonuses_played == 0 {
-                    ctx.dice_key = dice_part_key(s);
-                }
+                // (`ctx.dice_key` is this node's, set above: no node below resets it.)
                 any |= child(ctx, s, play, step(seat, pi, p, d, v, c, StepKind::Bonus));
             }
         }
@@ -270,23 +268,21 @@ pub(super) fn child_then(
         let gone = !ctx.sys.slot_bit(ctx.seat, st.to);
         ctx.others = (ctx.others.0 & gone, ctx.others.1 & gone);
     }
-    let root_before = ctx.root;
     play.push(st);
     // The common leaf (nothing left to play) without the call into the search.
     let r = if t.left[0] == 0 && t.pending_capture == 0 && t.pending_home == 0 {
         record(ctx, &t, play)
     } else if plain_below && t.left[0] != 0 {
-        ctx.root = t;
-        let node = Plain::new(t.pieces[ctx.seat], t.left);
-        ext_plain_dfs(ctx, node, play)
+        // The state after the capture is the root of the plain walk below it.
+        let root_before = std::mem::replace(&mut ctx.root, t);
+        let r = ext_plain_dfs(ctx, Plain::new(t.pieces[ctx.seat], t.left), play);
+        ctx.root = root_before;
+        r
     } else {
         dfs_below(ctx, &t, play)
     };
     play.pop();
     ctx.others = others_before;
-    if plain_below {
-        ctx.root = root_before;
-    }
     if ctx.memoise {
         ctx.memo.insert(hash, r);
     }

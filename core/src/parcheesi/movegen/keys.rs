@@ -160,11 +160,11 @@ pub(super) fn key_bit(key: u64) -> u64 {
 
 /// The key of a dice part (the position the dice led to), per dice play: never tagged as a plain
 /// play's key, which is its own dice part.
-#[inline]
 ///
 /// It is [`dice_part_key_of`] of the hash of the state without the mover's pieces and the
 /// pending bonuses, so that the last bonus of a play (see `dfs`), which hashes that state for
 /// its own key, derives the key of its dice part from it.
+#[inline]
 pub(super) fn dice_part_key(s: &ParcheesiState) -> u64 {
     let seat = s.turn as usize & 3;
     let mut rest = *s;
@@ -182,11 +182,8 @@ pub(super) fn dice_part_key(s: &ParcheesiState) -> u64 {
 /// bonuses cleared), the code of the mover's pieces and the pending bonuses.
 #[inline]
 pub(super) fn dice_part_key_of(rest: u64, code: u64, pending_capture: u8, pending_home: u8) -> u64 {
-    let h = mix(
-        mix(rest, code),
-        u16::from_le_bytes([pending_capture, pending_home]) as u64,
-    );
-    (h ^ (h >> 29)) & !PLAIN_TAG
+    let pending = u16::from_le_bytes([pending_capture, pending_home]) as u64;
+    combine_key(mix(rest, code), pending)
 }
 
 /// Marks the keys of plain positions (see [`Plain::key`]); the keys of the general search have
@@ -198,9 +195,16 @@ pub(super) const PLAIN_TAG: u64 = 1 << 63;
 /// parent only in the mover's pieces gets its key from the parent's in two operations).
 #[inline]
 pub(super) fn generic_key(s: &ParcheesiState, seat: usize) -> u64 {
+    generic_key_with(s, seat, pieces_code(&s.pieces[seat]))
+}
+
+/// [`generic_key`] of `s` with the mover's pieces coded `code` (`s`'s own mover's pieces are
+/// not read): the key of a node known by its incremental code.
+#[inline]
+pub(super) fn generic_key_with(s: &ParcheesiState, seat: usize, code: u64) -> u64 {
     let mut rest = *s;
     rest.pieces[seat] = [0; PIECES];
-    combine_key(hash_state(&rest), pieces_code(&s.pieces[seat]))
+    combine_key(hash_state(&rest), code)
 }
 
 /// The sum of the codes of a set of pieces (see [`PIECE_CODES`]).

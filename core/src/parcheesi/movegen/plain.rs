@@ -324,11 +324,9 @@ pub(super) fn ext_plain_dfs(ctx: &mut Ctx, node: Plain, play: &mut Play) -> bool
 fn ext_child(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step) -> bool {
     let (left, code) = node.used(&st);
     if ctx.memoise {
-        let mut rest = ctx.root;
-        rest.pieces[ctx.seat] = [0; PIECES];
-        rest.left = left;
-        let key = combine_key(hash_state(&rest), code);
-        if !ctx.memo.insert_new(key) {
+        let mut s = ctx.root;
+        s.left = left;
+        if !ctx.memo.insert_new(generic_key_with(&s, ctx.seat, code)) {
             return true;
         }
     }

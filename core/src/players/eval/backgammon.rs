@@ -84,7 +84,8 @@ fn escapes(blocker: &[u8; 26], p: usize) -> u32 {
     })
 }
 
-/// `escapes` for every point at once: for each of the 21 distinct rolls, the set of the side's
+/// `escapes` for every point at once: for each of the 21 distinct rolls (in `count_rolls`'s
+/// order), the set of the side's
 /// points from which a checker plays the roll in full on its own (bit `p + 24` for the point
 /// `p`), so a point's count is 21 bit tests instead of a walk over the landings of every roll.
 struct EscapeMasks([u64; 21]);
@@ -120,17 +121,9 @@ impl EscapeMasks {
 
     /// The rolls (in 36ths) a checker at the point `p` (25: the bar) plays in full on its own.
     fn count(&self, p: usize) -> u32 {
-        let mut n = 0;
-        let mut i = 0;
-        for a in 1..=6 {
-            for b in a..=6 {
-                if self.0[i] >> (p + 24) & 1 == 1 {
-                    n += if a == b { 1 } else { 2 };
-                }
-                i += 1;
-            }
-        }
-        n
+        // The masks are in `count_rolls`'s order of the rolls.
+        let mut masks = self.0.iter();
+        count_rolls(|_, _| masks.next().is_some_and(|m| m >> (p + 24) & 1 == 1))
     }
 }
 
