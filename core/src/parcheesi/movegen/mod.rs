@@ -204,13 +204,26 @@ pub(super) fn pos_after(p: u8, k: u8, home_route: bool) -> u8 {
 
 impl ParcheesiSystem {
     /// Whether a piece may finish a step on `pos` (P-E, O-D, O-E); the pieces it captures.
-    #[inline]
+    #[inline(always)]
     fn landing(&self, seat: usize, pos: u8, entering: bool, occ: &Occ) -> Option<u8> {
         let bit = occ.bits[pos as usize];
         if occ.occupied & bit == 0 {
-            // A free square (or home, which has no slot).
+            // A free square (or home, which has no slot): the common case, inline.
             return Some(0);
         }
+        self.landing_occupied(seat, pos, entering, occ, bit)
+    }
+
+    /// [`Self::landing`] on an occupied square (`bit`: its slot).
+    #[inline(never)]
+    fn landing_occupied(
+        &self,
+        seat: usize,
+        pos: u8,
+        entering: bool,
+        occ: &Occ,
+        bit: u128,
+    ) -> Option<u8> {
         if occ.own & bit != 0 {
             if !self.rules.blockades {
                 return None;
