@@ -34,6 +34,8 @@ struct Root {
     entry: u8,
     /// The higher value (a second step's value index is whether its value differs).
     high: u8,
+    /// The score of a play of both values without a bonus (`plain_score`).
+    full: u64,
     /// The second steps reuse the root's steps: no P-D groups, no root piece may go round
     /// (PAR-11: the steps kept are the home route's), and the two values make less than a lap
     /// (so the moved piece's continuation cannot reach its start).
@@ -52,6 +54,7 @@ impl Root {
             captured: [[ILLEGAL; 2]; PIECES],
             entry: ILLEGAL,
             high: root.left[0],
+            full: plain_score(ctx, [0; 4]),
             reuse: false,
         };
         let mut round = false;
@@ -210,10 +213,16 @@ fn first_step(
         first_leaves_plain(ctx, root, play, first, lower.then_some(route));
         return;
     }
-    let mut left = root.left;
-    if !remove_value(&mut left, first.value) {
-        remove_pair(&mut left, first.value);
-    }
+    // The value left: the other one (none after a sum-of-five entry, which spends both).
+    let (a, b) = (root.left[0], root.left[1]);
+    let w = if first.value == a {
+        b
+    } else if first.value == b {
+        a
+    } else {
+        0
+    };
+    let left = [w, 0, 0, 0];
     let code = moved_code(root.code, first.from, first.to);
     play.push(first);
     if left[0] == 0 {
@@ -321,7 +330,7 @@ fn reused_second_steps(
                 continue;
             }
             if sys.goes_round(p, w) {
-                any |= moved_round(ctx, node, occ, play, prune, (k, p));
+                any |= moved_round(ctx, (node, rt.full), occ, play, prune, (k, p));
                 continue;
             }
             // Its squares ahead are the root's (see the module doc).
@@ -358,7 +367,7 @@ fn reused_second_steps(
             StepKind::Move
         };
         let st = step(seat, k, p, to, w, c, kind);
-        any |= second_step(ctx, (node, [0; PIECES]), play, prune, st, true);
+        any |= second_step(ctx, (node, [0; PIECES], rt.full), play, prune, st, true);
     }
     if !any {
         // The second value cannot be played: the first alone is a complete play.
@@ -372,7 +381,7 @@ fn reused_second_steps(
 #[inline(never)]
 fn moved_round(
     ctx: &mut Ctx,
-    node: Plain,
+    (node, full): (Plain, u64),
     occ: &Occ,
     play: &mut Play,
     prune: Prune,
@@ -383,7 +392,7 @@ fn moved_round(
     for route in [true, false] {
         if let Some((d, c)) = ctx.sys.try_move(ctx.seat, p, w, route, occ) {
             let st = step(ctx.seat, k, p, d, w, c, StepKind::Move);
-            any |= second_step(ctx, (node, [0; PIECES]), play, prune, st, route);
+            any |= second_step(ctx, (node, [0; PIECES], full), play, prune, st, route);
         }
     }
     any
@@ -415,6 +424,7 @@ fn second_steps(
     let pieces = node.pieces;
     let w = node.left[0];
     let occ = mover_occupancy(ctx, &pieces);
+    let full = plain_score(ctx, [0; 4]);
     let mut any = false;
     for (pi, &p) in pieces.iter().enumerate() {
         if pi > 0 && p == pieces[pi - 1] && groups[pi] == groups[pi - 1] {
@@ -436,7 +446,7 @@ fn second_steps(
             if round && let Some((d, c)) = sys.try_move(seat, p, w, true, &occ) {
                 any |= second_step(
                     ctx,
-                    (node, groups),
+                    (node, groups, full),
                     play,
                     prune,
                     step(seat, pi, p, d, w, c, StepKind::Move),
@@ -449,7 +459,7 @@ fn second_steps(
             };
             (step(seat, pi, p, d, w, c, StepKind::Move), route)
         };
-        any |= second_step(ctx, (node, groups), play, prune, st, route);
+        any |= second_step(ctx, (node, groups, full), play, prune, st, route);
     }
     if !any {
         // The second value cannot be played: the first alone is a complete play.
@@ -457,13 +467,13 @@ fn second_steps(
     }
 }
 
-/// One second step of [`two_dice()`] from `node` (with its pieces' groups): skipped by the pruning,
-/// recorded, or handed to the general search; whether it continues the play (as `plain_child`
-/// answers).
+/// One second step of [`two_dice()`] from `node` (with its pieces' groups; `full`: the score of
+/// a plain play of both values): skipped by the pruning, recorded, or handed to the general
+/// search; whether it continues the play (as `plain_child` answers).
 #[inline(always)]
 fn second_step(
     ctx: &mut Ctx,
-    (node, groups): (Plain, [u8; PIECES]),
+    (node, groups, full): (Plain, [u8; PIECES], u64),
     play: &mut Play,
     prune: Prune,
     st: Step,
@@ -486,9 +496,8 @@ fn second_step(
         return general_second_step(ctx, (node, groups), play, st);
     }
     let code = moved_code(node.code, st.from, st.to);
-    let score = plain_score(ctx, [0; 4]);
     let key = Plain::key(code, [0; 4]);
-    record_scored_then(ctx, score, key, play, st, plain_part(key));
+    record_scored_then(ctx, full, key, play, st, plain_part(key));
     true
 }
 
