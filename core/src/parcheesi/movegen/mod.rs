@@ -41,7 +41,8 @@
 //!   groups are carried to the general search (without transposition pruning, as `dfs`). Two
 //!   steps that each move along one run of position numbers are independent exactly when the
 //!   runs do not overlap (a seat's positions are on distinct slots), which the pruning then
-//!   tests without building the squares passed;
+//!   tests without building the squares passed. A second step takes the root's result for its
+//!   piece and value where the first step moved no piece on a square it passes or lands on;
 //! - [`record`](mod@record) — complete plays, their scores and the obligations, one key per listed play.
 //!   A plain play's key is looked up among the listed ones as it is recorded (up to
 //!   `EARLY_DEDUP_MAX` of them), or, in the memoised search, not at all: there it is the memo key
