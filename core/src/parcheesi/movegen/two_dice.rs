@@ -44,6 +44,8 @@ struct Root {
     /// (PAR-11: the steps kept are the home route's), and the two values make less than a lap
     /// (so the moved piece's continuation cannot reach its start).
     reuse: bool,
+    /// A root piece may go round (PAR-11) by a value.
+    round: bool,
 }
 
 impl Root {
@@ -60,8 +62,8 @@ impl Root {
             high: root.left[0],
             full: plain_score(ctx, [0; 4]),
             reuse: false,
+            round: false,
         };
-        let mut round = false;
         // (Pieces on one square are tried each: rarer than a test.)
         for (pi, &p) in pieces.iter().enumerate() {
             if p == NEST || p == HOME {
@@ -69,7 +71,7 @@ impl Root {
             }
             for vi in 0..values {
                 let v = root.left[vi];
-                round |= sys.goes_round(p, v);
+                rt.round |= sys.goes_round(p, v);
                 let to = pos_after(p, v, true);
                 if to == NO_POS {
                     continue;
@@ -87,7 +89,7 @@ impl Root {
         if pieces[0] == NEST && (a == 5 || b == 5) {
             rt.entry = sys.landing(seat, ENTRY, true, occ).unwrap_or(ILLEGAL);
         }
-        rt.reuse = !ctx.has_groups && !round && (a as u16 + b as u16) < 68;
+        rt.reuse = !ctx.has_groups && !rt.round && (a as u16 + b as u16) < 68;
         rt
     }
 
@@ -178,7 +180,7 @@ pub(super) fn two_dice(ctx: &mut Ctx, root: Plain, play: &mut Play) {
                 let st = step(seat, pi, p, rt.to[pi][vi], v, c, StepKind::Move);
                 first_step(ctx, root, (&rt, &occ), play, st, lower, true);
             }
-            if sys.goes_round(p, v) {
+            if rt.round && sys.goes_round(p, v) {
                 root_round(ctx, root, &(&rt, &occ), play, (pi, p, v), lower);
             }
         }
