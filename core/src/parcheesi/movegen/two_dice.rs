@@ -250,8 +250,18 @@ fn first_step(
         if rt.reuse {
             node.pieces[idx] = first.to;
             let moved = place_moved_piece(&mut node.pieces, idx);
+            // The moved piece's continuation by the home route, on the root's occupancy (see the
+            // module doc); where it may go round (rare), both routes are tried in the loop.
+            let round = ctx.sys.goes_round(first.to, w);
+            let cont = if round {
+                (NO_POS, ILLEGAL)
+            } else {
+                // (From home there is no step.)
+                let r = ctx.sys.try_move(ctx.seat, first.to, w, true, occ);
+                r.unwrap_or((NO_POS, ILLEGAL))
+            };
             let at = (idx, moved, first.from, first.to);
-            reused_second_steps(ctx, node, (rt, occ), at, play, prune);
+            reused_second_steps(ctx, node, (rt, occ), at, (cont, round), play, prune);
         } else {
             // The P-D group of each piece (none without groups).
             let mut groups = [0; PIECES];
@@ -324,10 +334,10 @@ fn reused_second_steps(
     node: Plain,
     (rt, occ): (&Root, &Occ),
     (idx, moved, x, x2): (usize, usize, u8, u8),
+    (cont, round): ((u8, u8), bool),
     play: &mut Play,
     prune: Prune,
 ) {
-    let sys = ctx.sys;
     let seat = ctx.seat;
     let pieces = node.pieces;
     let w = node.left[0];
@@ -338,18 +348,11 @@ fn reused_second_steps(
             continue;
         }
         let (to, c) = if k == moved {
-            if p == HOME {
-                continue;
-            }
-            if sys.goes_round(p, w) {
+            if round {
                 any |= moved_round(ctx, (node, rt.full), occ, play, prune, (k, p));
                 continue;
             }
-            // Its squares ahead are the root's (see the module doc).
-            match sys.try_move(seat, p, w, true, occ) {
-                Some(r) => r,
-                None => continue,
-            }
+            cont
         } else if p == NEST {
             if w != 5 {
                 continue;
