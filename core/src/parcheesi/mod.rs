@@ -346,9 +346,9 @@ fn remove_pair(left: &mut [u8; 4], sum: u8) {
 }
 
 /// Restores ascending order after only piece `idx` of a sorted list moved (the same order as
-/// a full sort: plain positions have no ties to break).
+/// a full sort: plain positions have no ties to break); the piece's new index.
 #[inline]
-fn place_moved_piece(p: &mut [u8; PIECES], idx: usize) {
+fn place_moved_piece(p: &mut [u8; PIECES], idx: usize) -> usize {
     let mut i = idx;
     while i + 1 < PIECES && p[i] > p[i + 1] {
         p.swap(i, i + 1);
@@ -358,6 +358,7 @@ fn place_moved_piece(p: &mut [u8; PIECES], idx: usize) {
         p.swap(i - 1, i);
         i -= 1;
     }
+    i
 }
 
 /// A step of one piece of the Parcheesi system (a die, an entry or a bonus; `captured`: 1 when it

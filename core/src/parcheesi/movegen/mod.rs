@@ -41,7 +41,8 @@
 //!   groups are carried to the general search (without transposition pruning, as `dfs`). Two
 //!   steps that each move along one run of position numbers are independent exactly when the
 //!   runs do not overlap (a seat's positions are on distinct slots), which the pruning then
-//!   tests without building the squares passed;
+//!   tests without building the squares passed. A second step takes the root's result for its
+//!   piece and value where the first step moved no piece on a square it passes or lands on;
 //! - [`record`](mod@record) — complete plays, their scores and the obligations, one key per listed play.
 //!   A plain play's key is looked up among the listed ones as it is recorded (up to
 //!   `EARLY_DEDUP_MAX` of them), or, in the memoised search, not at all: there it is the memo key
@@ -204,13 +205,26 @@ pub(super) fn pos_after(p: u8, k: u8, home_route: bool) -> u8 {
 
 impl ParcheesiSystem {
     /// Whether a piece may finish a step on `pos` (P-E, O-D, O-E); the pieces it captures.
-    #[inline]
+    #[inline(always)]
     fn landing(&self, seat: usize, pos: u8, entering: bool, occ: &Occ) -> Option<u8> {
         let bit = occ.bits[pos as usize];
         if occ.occupied & bit == 0 {
-            // A free square (or home, which has no slot).
+            // A free square (or home, which has no slot): the common case, inline.
             return Some(0);
         }
+        self.landing_occupied(seat, pos, entering, occ, bit)
+    }
+
+    /// [`Self::landing`] on an occupied square (`bit`: its slot).
+    #[inline(never)]
+    fn landing_occupied(
+        &self,
+        seat: usize,
+        pos: u8,
+        entering: bool,
+        occ: &Occ,
+        bit: u128,
+    ) -> Option<u8> {
         if occ.own & bit != 0 {
             if !self.rules.blockades {
                 return None;
