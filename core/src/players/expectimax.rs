@@ -79,6 +79,11 @@ impl<R: Evaluate> Search<'_, '_, R> {
                     sys.end_play(&mut c, &[]);
                     return self.paranoid(&c, depth, alpha, beta, true);
                 }
+                if let Some(c) = self.ev.winning_child(s, &plays) {
+                    // The mover takes an immediate win (see `Evaluator::winning_child`).
+                    self.give_back(depth, plays);
+                    return seat_value(self.ev.values(&c), self.root_team);
+                }
                 let maximise = self.root_team & (1 << sys.to_move(s)) != 0;
                 if depth >= 2 && plays.len() > 1 {
                     self.order(s, &mut plays, maximise);
@@ -204,6 +209,13 @@ impl<R: Evaluate> Search<'_, '_, R> {
             self.give_back(depth, plays);
             return None;
         }
+        if let Some(won) = self.ev.winning_child(c, &plays) {
+            // The mover takes an immediate win (`Evaluator::winning_child`): an exact value.
+            self.give_back(depth, plays);
+            let seat = self.root_team.trailing_zeros() as usize & 3;
+            let value = self.ev.values(&won)[seat];
+            return Some(Probe { value, maximise });
+        }
         let first = self.best_ordered(c, &plays, maximise);
         self.give_back(depth, std::mem::take(&mut plays));
         let child = child(sys, c, &first);
@@ -280,6 +292,11 @@ impl<R: Evaluate> Search<'_, '_, R> {
                     sys.end_play(&mut c, &[]);
                     return self.maxn(&c, depth, true);
                 }
+                if let Some(c) = self.ev.winning_child(s, &plays) {
+                    // The mover takes an immediate win (see `Evaluator::winning_child`).
+                    self.give_back(depth, plays);
+                    return self.ev.values(&c);
+                }
                 let mover = sys.to_move(s) as usize;
                 if let Some(model) = self.model.filter(|_| self.root_team & (1 << mover) == 0) {
                     // The other side plays as the default greedy player would: follow its play
@@ -335,6 +352,15 @@ pub(crate) fn choose<R: Evaluate>(
     for i in (1..order.len()).rev() {
         let j = crate::sim::uniform_index(rng, i + 1);
         order.swap(i, j);
+    }
+    if ev.points_scale().is_some()
+        && let Some(&i) = order
+            .iter()
+            .find(|&&i| ev.won_by(&child(sys, s, &plays[i]), mover))
+    {
+        // An immediate win (`Evaluator::winning_child`); the first in the random order, as
+        // every win of one roll scores alike.
+        return i;
     }
     if depth >= 2 {
         let seat = mover as usize;

@@ -27,8 +27,19 @@ pub(crate) fn choose<R: Evaluate>(
     plays: &[Play],
     rng: &mut GameRng,
 ) -> usize {
-    let mover = ev.sys.to_move(s) as usize;
-    best_index(plays, rng, |play| ev.values(&child(ev.sys, s, play))[mover])
+    let mover = ev.sys.to_move(s);
+    let points = ev.points_scale().is_some();
+    best_index(plays, rng, |play| {
+        let c = child(ev.sys, s, play);
+        let v = ev.values(&c)[mover as usize];
+        // On the points scale an immediate win comes first (`Evaluator::winning_child`); the
+        // values are in [0, 1], so 2 more puts every winning play above every other one.
+        if points && ev.won_by(&c, mover) {
+            v + 2.0
+        } else {
+            v
+        }
+    })
 }
 
 /// The index of the first play with the highest `value` (0 when `plays` is empty): the first of

@@ -201,13 +201,29 @@ fn input_for<R: Evaluate>(sys: &R, net: &Network) -> Option<TdInput<R>> {
 pub(crate) struct NetEval<R: Evaluate> {
     net: Arc<Network>,
     enc: TdInput<R>,
+    /// The `max_points` the network was trained with (1 when its header does not say).
+    max_points: u32,
 }
 
 impl<R: Evaluate> NetEval<R> {
     /// `None` when the network's input or output size does not fit `sys`.
     pub fn new(sys: &R, net: Arc<Network>) -> Option<NetEval<R>> {
         let enc = input_for(sys, &net)?;
-        (net.outputs() == sys.seats() as usize).then_some(NetEval { net, enc })
+        let max_points = net.info.training["max_points"]
+            .as_u64()
+            .map_or(1, |m| m.clamp(1, u64::from(u32::MAX)) as u32);
+        (net.outputs() == sys.seats() as usize).then_some(NetEval {
+            net,
+            enc,
+            max_points,
+        })
+    }
+
+    /// The `max_points` the network was trained with ([`TrainOptions::max_points`]; 1 for a
+    /// network whose header does not record it): its outputs estimate the points a seat wins
+    /// over this many.
+    pub fn max_points(&self) -> u32 {
+        self.max_points
     }
 
     /// The network's raw output per seat (not normalised): the win probability it gives each.
@@ -838,6 +854,64 @@ mod tests {
             let (inputs, seats, _) = with_system(&rules, shape).unwrap().unwrap();
             assert_eq!((net.inputs(), net.outputs()), (inputs, seats), "{preset}");
         }
+    }
+
+    /// The backgammon network is trained on points (`max_points` 3): a finished game is valued
+    /// on its scale (a single win 2/3, not 1), and the `td` player, at one ply and searching,
+    /// still takes an immediate win where the network rates another play above 2/3.
+    #[test]
+    fn a_points_network_values_the_end_on_its_scale_and_wins_at_once() {
+        use crate::SystemRules;
+        use crate::backgammon::{BackgammonRules, BgState, OFF, Phase};
+        let sys = BackgammonRules::standard().build().unwrap();
+        let mut net = (*shipped_network("backgammon").unwrap()).clone();
+        // Outputs from the biases alone: about 0 for the seat to move after a play (output 0
+        // is the observer's), about 1 for the seat that played, so any play that does not end
+        // the game is valued about 1 for its player.
+        net.w2.fill(0.0);
+        net.b2 = vec![-10.0, 10.0];
+        let ev = Evaluator::with_network(&sys, Arc::new(net)).unwrap();
+        assert_eq!(ev.points_scale(), Some(3));
+        // Seat 0 has a checker on its 2-point and one on its 1-point, the rest off, and rolls
+        // 2-1: 2/off 1/off wins; 2/1 1/off (or 1/off 2/1) leaves a checker. Seat 1 has borne
+        // off one checker: a single game.
+        let mut s = BgState::start(Phase::Move);
+        s.checkers[0] = [0; 26];
+        (s.checkers[0][OFF], s.checkers[0][2], s.checkers[0][1]) = (13, 1, 1);
+        s.checkers[1] = [0; 26];
+        (s.checkers[1][OFF], s.checkers[1][6], s.checkers[1][5]) = (1, 7, 7);
+        (s.turn, s.dice) = (0, [2, 1]);
+        let mut plays = Vec::new();
+        sys.generate(&s, Orders::Distinct, &mut plays);
+        let child = |p: &Play| super::super::greedy::child(&sys, &s, p);
+        let wins: Vec<bool> = plays.iter().map(|p| ev.won_by(&child(p), 0)).collect();
+        assert!(wins.contains(&true) && wins.contains(&false), "{plays:?}");
+        for (p, &won) in plays.iter().zip(&wins) {
+            let v = ev.values(&child(p));
+            if won {
+                assert!((v[0] - 2.0 / 3.0).abs() < 1e-9 && (v[1] - 1.0 / 3.0).abs() < 1e-9);
+            } else {
+                // Without the rule that an immediate win comes first, this play would be taken.
+                assert!(v[0] > 0.99, "{v:?}");
+            }
+        }
+        let mut rng = rng_from_seed(1);
+        let i = super::super::greedy::choose(&ev, &s, &plays, &mut rng);
+        assert!(wins[i], "one ply chose {:?}", plays[i]);
+        // Two plies: with the biases the other way round the seat to move is valued about 1,
+        // so after the opponent's reply a play that does not win is worth about 1 again.
+        let mut net = (*shipped_network("backgammon").unwrap()).clone();
+        net.w2.fill(0.0);
+        net.b2 = vec![10.0, -10.0];
+        let ev2 = Evaluator::with_network(&sys, Arc::new(net)).unwrap();
+        let spec: super::super::PlayerSpec = "td:depth=2".parse().unwrap();
+        let i = super::super::expectimax::choose(&ev2, &s, &plays, &spec, &mut rng);
+        assert!(wins[i], "two plies chose {:?}", plays[i]);
+        // Static evaluators keep values of 1 and 0 at the end.
+        let plain = Evaluator::new(&sys, &[]);
+        assert_eq!(plain.points_scale(), None);
+        let won = plays.iter().zip(&wins).find(|(_, w)| **w).unwrap().0;
+        assert_eq!(plain.values(&child(won))[..2], [1.0, 0.0]);
     }
 
     #[test]

@@ -14,6 +14,7 @@ mod parcheesi;
 
 use super::{Decision, TypedVisitor};
 use crate::game::Game;
+use crate::play::Play;
 use crate::system::{Node, Outcome, RuleSystem};
 
 /// How much of its risk a seat about to roll runs: it moves before anyone can hit it and may
@@ -239,10 +240,16 @@ impl<'a, R: Evaluate> Evaluator<'a, R> {
     }
 
     /// Per-seat win probabilities: exact at the end of the game, else the evaluator's estimate.
-    /// Partners get their side's probability.
+    /// Partners get their side's probability. A finished game is valued on the estimates'
+    /// scale: 1 for a win and 0 for a loss, except with a network trained on points
+    /// ([`Evaluator::points_scale`]).
     pub fn values(&self, s: &R::State) -> [f64; 4] {
         if self.sys.node(s) == Node::Over {
-            return terminal_values(self.sys.outcome(s));
+            let outcome = self.sys.outcome(s);
+            return match self.points_scale() {
+                Some(max) => self.points_values(outcome, max),
+                None => terminal_values(outcome),
+            };
         }
         if let Some(net) = &self.net {
             return net.values(self, s);
@@ -268,6 +275,57 @@ impl<'a, R: Evaluate> Evaluator<'a, R> {
             out[seat] = p[self.side_of[seat]] / total;
         }
         out
+    }
+}
+
+impl<R: Evaluate> Evaluator<'_, R> {
+    /// `Some(max_points)` when this evaluator's values are points, not win probabilities: a
+    /// network trained with `max_points` above 1 (the backgammon network: 3) between two sides
+    /// gives a side half a point plus half the difference of the points the sides are expected to
+    /// win over `max_points`, so that a single win is worth 2/3, a gammon 5/6 and a backgammon
+    /// 1. A finished game is then valued on that scale, not at 1 and 0: otherwise a search
+    /// would count an opponent's reply that ends the game in a single loss as badly as a
+    /// backgammon.
+    pub fn points_scale(&self) -> Option<u32> {
+        let max = self.net.as_ref()?.max_points();
+        (max > 1 && self.sides == 2).then_some(max)
+    }
+
+    /// The values of a finished game on the points scale of [`Evaluator::points_scale`].
+    fn points_values(&self, outcome: Option<Outcome>, max: u32) -> [f64; 4] {
+        let Some(o) = outcome else {
+            return terminal_values(None);
+        };
+        let worth = f64::from(o.points.clamp(1, max)) / f64::from(max);
+        let mut v = [0.0; 4];
+        for (seat, x) in v.iter_mut().enumerate().take(self.seats) {
+            *x = if o.is_winner(seat as u8) {
+                0.5 + worth / 2.0
+            } else {
+                0.5 - worth / 2.0
+            };
+        }
+        v
+    }
+
+    /// On the points scale ([`Evaluator::points_scale`]), the position after the first of
+    /// `plays` that ends the game at `s` with a win for the mover: the mover takes it, whatever
+    /// the values of the other plays. Winning at once is always best without a doubling cube
+    /// (waiting can only let the loser save a gammon), but the estimate of a position the game
+    /// goes on from may exceed the exact 2/3 of a single win. `None` when no play wins at once,
+    /// and always on the scale of win probabilities (a win is 1 there, above any estimate).
+    pub fn winning_child(&self, s: &R::State, plays: &[Play]) -> Option<R::State> {
+        self.points_scale()?;
+        let mover = self.sys.to_move(s);
+        plays.iter().find_map(|play| {
+            let c = super::greedy::child(self.sys, s, play);
+            self.won_by(&c, mover).then_some(c)
+        })
+    }
+
+    /// Whether the game is over at `s` with `seat` (its side) among the winners.
+    pub fn won_by(&self, s: &R::State, seat: u8) -> bool {
+        self.sys.node(s) == Node::Over && self.sys.outcome(s).is_some_and(|o| o.is_winner(seat))
     }
 }
 
