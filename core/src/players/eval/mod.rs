@@ -282,9 +282,9 @@ impl<R: Evaluate> Evaluator<'_, R> {
     /// `Some(max_points)` when this evaluator's values are points, not win probabilities: a
     /// network trained with `max_points` above 1 (the backgammon network: 3) between two sides
     /// gives a side half a point plus half the difference of the points the sides are expected to
-    /// win over `max_points`, so that a single win is worth 2/3, a gammon 5/6 and a backgammon
-    /// 1. A finished game is then valued on that scale, not at 1 and 0: otherwise a search
-    /// would count an opponent's reply that ends the game in a single loss as badly as a
+    /// win over `max_points`, so that a single win is worth 2/3, a gammon 5/6 and a
+    /// backgammon 1. A finished game is then valued on that scale, not at 1 and 0: otherwise a
+    /// search would count an opponent's reply that ends the game in a single loss as badly as a
     /// backgammon.
     pub fn points_scale(&self) -> Option<u32> {
         let max = self.net.as_ref()?.max_points();
