@@ -145,6 +145,8 @@ fn last_bonus(ctx: &mut Ctx, s: &ParcheesiState, play: &mut Play) -> bool {
     after.bonuses_played += 1;
     after.bonus_pips += v as u16;
     after.pieces[seat] = [0; PIECES];
+    // Zero already (no value is left); written so that the score is a constant here.
+    after.left = [0; 4];
     let score = leaf_score(ctx, &after);
     let code = pieces_code(&pieces);
     if ctx.per_dice {
@@ -275,8 +277,15 @@ pub(super) fn child_then(
     } else if plain_below && t.left[0] != 0 {
         // The state after the capture is the root of the plain walk below it.
         let root_before = std::mem::replace(&mut ctx.root, t);
+        let hash_before = ctx.ext_pieces_hash;
+        if ctx.memoise {
+            let mut rest = t;
+            rest.pieces[ctx.seat] = [0; PIECES];
+            ctx.ext_pieces_hash = hash_pieces(&rest);
+        }
         let r = ext_plain_dfs(ctx, Plain::new(t.pieces[ctx.seat], t.left), play);
         ctx.root = root_before;
+        ctx.ext_pieces_hash = hash_before;
         r
     } else {
         dfs_below(ctx, &t, play)

@@ -21,13 +21,25 @@ pub(super) fn pack(a: [u8; 4], b: [u8; 4]) -> u64 {
 /// A hash of every field of a state.
 #[inline]
 pub(super) fn hash_state(s: &ParcheesiState) -> u64 {
+    hash_tail(hash_pieces(s), s, s.left)
+}
+
+/// The first part of [`hash_state`]: the pieces and ages, which the nodes below a capture
+/// ([`super::plain::ext_plain_dfs`]) share, so that their keys hash only the rest.
+#[inline]
+pub(super) fn hash_pieces(s: &ParcheesiState) -> u64 {
     let p = &s.pieces;
     let a = &s.ages;
     let mut h = mix(0, pack(p[0], p[1]));
     h = mix(h, pack(p[2], p[3]));
     h = mix(h, pack(a[0], a[1]));
-    h = mix(h, pack(a[2], a[3]));
-    h = mix(h, pack(s.groups, s.left));
+    mix(h, pack(a[2], a[3]))
+}
+
+/// [`hash_state`] from [`hash_pieces`]`(s)` (`h`), with the values left `left`.
+#[inline]
+pub(super) fn hash_tail(h: u64, s: &ParcheesiState, left: [u8; 4]) -> u64 {
+    let mut h = mix(h, pack(s.groups, left));
     h = mix(
         h,
         pack(

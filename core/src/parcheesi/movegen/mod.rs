@@ -405,6 +405,9 @@ struct Ctx<'a> {
     part_best: &'a mut Vec<(u64, u64)>,
     /// The position searched (the plain search rebuilds full states from it).
     root: ParcheesiState,
+    /// Below a capture ([`capture_step`]), in a memoised search: [`hash_pieces`] of the root
+    /// with the mover's pieces cleared, the part of its nodes' keys they share.
+    ext_pieces_hash: u64,
     /// Whether reaching home is a plain step (no home bonus to play).
     plain_home: bool,
     /// Plays were listed past [`EARLY_DEDUP_MAX`] without the early lookup (see `push_best`).
@@ -549,6 +552,7 @@ fn generate_with(
             part_best: &mut scratch.part_best,
             others: others_occupancy(sys, s, seat, &mut scratch.seat_masks),
             root: *s,
+            ext_pieces_hash: 0,
             plain_home: sys.rules.home_bonus == 0,
             late_dedup: false,
             listed_bits: 0,

@@ -223,6 +223,7 @@ fn search_next(
         part_best: &mut scratch.part_best,
         others: (0, 0),
         root: *start,
+        ext_pieces_hash: 0,
         plain_home: sys.rules.home_bonus == 0,
         late_dedup: false,
         listed_bits: 0,
