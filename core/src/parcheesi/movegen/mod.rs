@@ -35,7 +35,11 @@
 //!   walked as that small value with an incremental position key; `last_value` unrolls its last
 //!   level (doubles with four values), each step recorded at once with one memo probe. Below a
 //!   capturing die step (`capture_step`) the walk goes on from the state after the capture as
-//!   its root, with the general search's keys, until the dice are over;
+//!   its root, with the general search's keys, until the dice are over. From a root with P-D
+//!   groups and doubles, `grouped_dfs` walks the same nodes with the group marks added to the
+//!   small value (sorted as the full state sorts them) and a memo key of pieces, marks and
+//!   values; each complete play is recorded from the full state by `record`, which applies P-D,
+//!   and the search's memo keeps each node's result (a node may not continue there);
 //! - [`two_dice`](mod@two_dice) — the plain search unrolled for a roll of two values (most rolls), also from a
 //!   root with P-D groups when the values differ: no plain step can then break P-D, and the
 //!   groups are carried to the general search (without transposition pruning, as `dfs`). Two
@@ -565,15 +569,17 @@ fn generate_with(
         // change until a step captures or earns a bonus (see `plain_dfs`).
         // P-D groups only for two different values: no plain step can then break P-D (two
         // pieces leaving one square by different values end apart), and `two_dice` tracks the
-        // groups for the general search.
+        // groups for the general search. Other rolls from a root with groups (doubles) take the
+        // plain search carrying the group marks (`grouped_dfs`), which leaves P-D to `record`.
         let two_values = distinct && s.n_left() == 2 && s.left[0] != s.left[1];
-        let plain_root = (!has_groups || two_values)
-            && s.ages[seat] == [0; PIECES]
+        let plain_state = s.ages[seat] == [0; PIECES]
             && !sys.rules.pass_allowed
             && s.pending_capture == 0
             && s.pending_home == 0
             && s.bonuses_played == 0;
-        if plain_root {
+        if plain_state && has_groups && !two_values {
+            grouped_dfs(&mut ctx, Grouped::new(s, seat), play, true);
+        } else if plain_state {
             let root = Plain::new(s.pieces[seat], s.left);
             if distinct && s.n_left() == 2 {
                 two_dice(&mut ctx, root, play);

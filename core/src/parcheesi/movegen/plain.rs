@@ -13,6 +13,12 @@
 //! nodes share all of that state but the mover's pieces and the values left, so the first part of
 //! its hash (the pieces and ages, `hash_pieces`) is taken once per capture and a node's key
 //! hashes only the rest (`hash_tail`): the same key, fewer instructions.
+//!
+//! From a root whose mover has P-D groups, with doubles (two different values go to
+//! `two_dice`), [`grouped_dfs`] is `dfs` over [`Grouped`] nodes: the pieces with their group
+//! marks and the values left. A complete play is still recorded from its full state by
+//! `record` (which rejects a play breaking P-D, so a node may end up not continuing): the memo
+//! stores each node's result, as `child` does, rather than marking it before its search.
 
 use super::*;
 
@@ -343,4 +349,145 @@ fn ext_child(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step) -> bool {
     }
     play.pop();
     true
+}
+
+/// A node of the plain search from a root whose mover has P-D groups (doubles: `two_dice` takes
+/// two different values): the mover's pieces with their group marks, sorted by (position,
+/// group) as the full state sorts them, and the values left. Everything else is the root's, as
+/// for [`Plain`].
+#[derive(Copy, Clone)]
+pub(super) struct Grouped {
+    pieces: [u8; PIECES],
+    groups: [u8; PIECES],
+    left: [u8; 4],
+}
+
+impl Grouped {
+    pub(super) fn new(s: &ParcheesiState, seat: usize) -> Grouped {
+        Grouped {
+            pieces: s.pieces[seat],
+            groups: s.groups,
+            left: s.left,
+        }
+    }
+
+    /// The full state this node stands for (what `dfs` would hold there).
+    #[inline]
+    fn state(&self, ctx: &Ctx) -> ParcheesiState {
+        let mut s = ctx.root;
+        s.pieces[ctx.seat] = self.pieces;
+        s.groups = self.groups;
+        s.left = self.left;
+        s
+    }
+
+    /// The node after the plain step `st` (`apply_plain_move` with groups: the piece moved,
+    /// then the pieces sorted by (position, group) with the same network as `sort_seat`).
+    #[inline(always)]
+    fn after(&self, st: &Step) -> Grouped {
+        let mut left = self.left;
+        if !remove_value(&mut left, st.value) && st.kind == StepKind::Enter {
+            remove_pair(&mut left, st.value);
+        }
+        let mut keys = [0u16; PIECES];
+        for (k, key) in keys.iter_mut().enumerate() {
+            *key = (self.pieces[k] as u16) << 8 | self.groups[k] as u16;
+        }
+        keys[st.piece as usize & 3] =
+            (st.to as u16) << 8 | self.groups[st.piece as usize & 3] as u16;
+        for (i, j) in [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)] {
+            if keys[i] > keys[j] {
+                keys.swap(i, j);
+            }
+        }
+        let mut t = Grouped {
+            pieces: [0; PIECES],
+            groups: [0; PIECES],
+            left,
+        };
+        for (k, key) in keys.iter().enumerate() {
+            t.pieces[k] = (key >> 8) as u8;
+            t.groups[k] = *key as u8;
+        }
+        t
+    }
+
+    /// The memo key of this node: the root's state with these pieces, groups and values differs
+    /// from another such node only in them (tagged as a plain key: never a general key).
+    #[inline]
+    fn key(&self) -> u64 {
+        let h = mix(
+            mix(0, pack(self.pieces, self.groups)),
+            u32::from_le_bytes(self.left) as u64,
+        );
+        (h ^ (h >> 29)) | PLAIN_TAG
+    }
+}
+
+/// `dfs` for a [`Grouped`] node: the same steps in the same order, each complete play recorded
+/// by `record` from the full state (which applies P-D), a step that leaves the plain search
+/// handed to `child`; the nodes between are walked without building full states or their keys.
+pub(super) fn grouped_dfs(ctx: &mut Ctx, node: Grouped, play: &mut Play, root: bool) -> bool {
+    let pieces = node.pieces;
+    let groups = node.groups;
+    let occ = mover_occupancy(ctx, &pieces);
+    let same = |i: usize| i > 0 && pieces[i] == pieces[i - 1] && groups[i] == groups[i - 1];
+    let distinct = ctx.distinct;
+    let mut any = false;
+    for_each_die_step(
+        ctx,
+        &pieces,
+        &node.left,
+        &occ,
+        |i| distinct && same(i),
+        #[inline(always)]
+        |ctx, _vi, st, _route| {
+            any |= grouped_child(ctx, node, play, st);
+            true
+        },
+    );
+    if !any && !root {
+        let s = node.state(ctx);
+        any = record(ctx, &s, play);
+    }
+    any
+}
+
+/// `child` for a step from a [`Grouped`] node.
+#[inline(always)]
+fn grouped_child(ctx: &mut Ctx, node: Grouped, play: &mut Play, st: Step) -> bool {
+    if ctx.leaves_plain(&st) {
+        return grouped_general_step(ctx, node, play, st);
+    }
+    let t = node.after(&st);
+    let key = if ctx.memoise { t.key() } else { 0 };
+    if ctx.memoise
+        && let Some(known) = ctx.memo.get(key)
+    {
+        return known;
+    }
+    if play.len() >= crate::play::MAX_STEPS {
+        return false;
+    }
+    play.push(st);
+    let r = if t.left[0] == 0 {
+        let s = t.state(ctx);
+        record(ctx, &s, play)
+    } else {
+        grouped_dfs(ctx, t, play, false)
+    };
+    play.pop();
+    if ctx.memoise {
+        ctx.memo.insert(key, r);
+    }
+    r
+}
+
+/// A step from a [`Grouped`] node that captures or earns a bonus: the general search takes over
+/// from the full state (out of line: rare).
+#[cold]
+#[inline(never)]
+fn grouped_general_step(ctx: &mut Ctx, node: Grouped, play: &mut Play, st: Step) -> bool {
+    let s = node.state(ctx);
+    child(ctx, &s, play, st)
 }
