@@ -281,25 +281,36 @@ impl ParcheesiState {
             }
             return;
         }
-        let mut keys = [0u32; PIECES];
-        for (k, key) in keys.iter_mut().enumerate() {
-            let g = if with_groups { self.groups[k] } else { 0 };
-            *key =
-                (self.pieces[seat][k] as u32) << 16 | (g as u32) << 8 | self.ages[seat][k] as u32;
+        let mut groups = if with_groups {
+            self.groups
+        } else {
+            [0; PIECES]
+        };
+        sort_pieces(&mut self.pieces[seat], &mut groups, &mut self.ages[seat]);
+        if with_groups {
+            self.groups = groups;
         }
-        // The same network on the keys (equal keys are identical, so any sort gives this order).
-        for (i, j) in [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)] {
-            if keys[i] > keys[j] {
-                keys.swap(i, j);
-            }
+    }
+}
+
+/// Sorts four pieces by (position, group, age), each keeping its group and age: the sorting
+/// network of `sort_seat` on packed keys (equal keys are identical pieces, so any sort gives
+/// this order).
+#[inline(always)]
+fn sort_pieces(pieces: &mut [u8; PIECES], groups: &mut [u8; PIECES], ages: &mut [u8; PIECES]) {
+    let mut keys = [0u32; PIECES];
+    for (k, key) in keys.iter_mut().enumerate() {
+        *key = (pieces[k] as u32) << 16 | (groups[k] as u32) << 8 | ages[k] as u32;
+    }
+    for (i, j) in [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)] {
+        if keys[i] > keys[j] {
+            keys.swap(i, j);
         }
-        for (k, key) in keys.iter().enumerate() {
-            self.pieces[seat][k] = (key >> 16) as u8;
-            if with_groups {
-                self.groups[k] = (key >> 8) as u8;
-            }
-            self.ages[seat][k] = *key as u8;
-        }
+    }
+    for (k, key) in keys.iter().enumerate() {
+        pieces[k] = (key >> 16) as u8;
+        groups[k] = (key >> 8) as u8;
+        ages[k] = *key as u8;
     }
 }
 

@@ -196,6 +196,13 @@ fn input_for<R: Evaluate>(sys: &R, net: &Network) -> Option<TdInput<R>> {
         .filter(|i| i.size() == net.inputs())
 }
 
+/// What a win of `points` teaches a network trained with `max_points` (its target for the
+/// winner; 0 for the others), and so the scale of its outputs: `min(points, max) / max`.
+pub(crate) fn win_worth(points: u32, max_points: u32) -> f64 {
+    let max = max_points.max(1);
+    f64::from(points.clamp(1, max)) / f64::from(max)
+}
+
 /// A network with the encoder of one system: an evaluator of positions.
 #[derive(Clone, Debug)]
 pub(crate) struct NetEval<R: Evaluate> {
@@ -810,8 +817,7 @@ impl<'s, R: Evaluate> Td<'s, R> {
             let next = if sys.node(&s) == Node::Over {
                 let mut t = [0.0f32; 4];
                 if let Some(o) = sys.outcome(&s) {
-                    let max = options.max_points.max(1);
-                    let worth = o.points.clamp(1, max) as f32 / max as f32;
+                    let worth = win_worth(o.points, options.max_points) as f32;
                     for (seat, v) in t.iter_mut().enumerate().take(self.seats) {
                         *v = if o.is_winner(seat as u8) { worth } else { 0.0 };
                     }

@@ -81,7 +81,7 @@ mod two_dice;
 use super::{
     BRANCH, BonusObligation, BonusOrder, ENTRY, HOME, HOME_PATH, LAP, LAP_END, NEST, Occ, PIECES,
     ParcheesiState, ParcheesiSystem, Phase, count_left, place_moved_piece, remove_pair,
-    remove_value, step,
+    remove_value, sort_pieces, step,
 };
 use crate::board;
 use crate::play::{MAX_STEPS, Play, PlayList, Step, StepKind};
@@ -572,26 +572,20 @@ fn generate_with(
         // groups for the general search. Other rolls from a root with groups (doubles) take the
         // plain search carrying the group marks (`grouped_dfs`), which leaves P-D to `record`.
         let two_values = distinct && s.n_left() == 2 && s.left[0] != s.left[1];
-        let plain_root = (!has_groups || two_values)
-            && s.ages[seat] == [0; PIECES]
+        let plain_state = s.ages[seat] == [0; PIECES]
             && !sys.rules.pass_allowed
             && s.pending_capture == 0
             && s.pending_home == 0
             && s.bonuses_played == 0;
-        if plain_root {
+        if plain_state && (!has_groups || two_values) {
             let root = Plain::new(s.pieces[seat], s.left);
             if distinct && s.n_left() == 2 {
                 two_dice(&mut ctx, root, play);
             } else {
                 plain_dfs(&mut ctx, root, play, true);
             }
-        } else if has_groups
-            && s.ages[seat] == [0; PIECES]
-            && !sys.rules.pass_allowed
-            && s.pending_capture == 0
-            && s.pending_home == 0
-            && s.bonuses_played == 0
-        {
+        } else if plain_state {
+            // (`has_groups` here: the branch above takes every other plain root.)
             grouped_dfs(&mut ctx, Grouped::new(s, seat), play, true);
         } else {
             dfs(&mut ctx, s, play, true);

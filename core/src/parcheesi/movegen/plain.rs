@@ -382,33 +382,15 @@ impl Grouped {
     }
 
     /// The node after the plain step `st` (`apply_plain_move` with groups: the piece moved,
-    /// then the pieces sorted by (position, group) with the same network as `sort_seat`).
+    /// then the pieces sorted by (position, group) as `sort_seat` sorts them; no ages here).
     #[inline(always)]
     fn after(&self, st: &Step) -> Grouped {
-        let mut left = self.left;
-        if !remove_value(&mut left, st.value) && st.kind == StepKind::Enter {
-            remove_pair(&mut left, st.value);
+        let mut t = *self;
+        if !remove_value(&mut t.left, st.value) && st.kind == StepKind::Enter {
+            remove_pair(&mut t.left, st.value);
         }
-        let mut keys = [0u16; PIECES];
-        for (k, key) in keys.iter_mut().enumerate() {
-            *key = (self.pieces[k] as u16) << 8 | self.groups[k] as u16;
-        }
-        keys[st.piece as usize & 3] =
-            (st.to as u16) << 8 | self.groups[st.piece as usize & 3] as u16;
-        for (i, j) in [(0, 1), (2, 3), (0, 2), (1, 3), (1, 2)] {
-            if keys[i] > keys[j] {
-                keys.swap(i, j);
-            }
-        }
-        let mut t = Grouped {
-            pieces: [0; PIECES],
-            groups: [0; PIECES],
-            left,
-        };
-        for (k, key) in keys.iter().enumerate() {
-            t.pieces[k] = (key >> 8) as u8;
-            t.groups[k] = *key as u8;
-        }
+        t.pieces[st.piece as usize & 3] = st.to;
+        sort_pieces(&mut t.pieces, &mut t.groups, &mut [0; PIECES]);
         t
     }
 

@@ -13,10 +13,8 @@
 //! occupancy, built then. The moved piece goes on from `x'`, ahead of both squares (two values
 //! make less than a lap), so its continuation is tried on the root's occupancy: the common node
 //! builds no occupancy. Not with P-D groups, nor when a root piece may go round (PAR-11; the
-//! root keeps the home route's steps): there each node builds its own.
-//! Measured on `simulate parcheesi 300 1 1`: 658.9 M -> 637.6 M instructions (Online 284.6 M ->
-//! 268.9 M); the same reuse tested with 128-bit masks of the squares touched cost more than it
-//! saved.
+//! root keeps the home route's steps): there each node builds its own. (The same reuse tested
+//! with 128-bit masks of the squares touched cost more than it saved: docs/PERFORMANCE.md.)
 //!
 //! Precondition: exactly two values left and no bonus pending; with P-D groups only when the two
 //! values differ (no plain step can then break P-D; the groups are carried to the general

@@ -85,9 +85,9 @@ fn escapes(blocker: &[u8; 26], p: usize) -> u32 {
 }
 
 /// `escapes` for every point at once: for each of the 21 distinct rolls (in `count_rolls`'s
-/// order), the set of the side's
-/// points from which a checker plays the roll in full on its own (bit `p + 24` for the point
-/// `p`), so a point's count is 21 bit tests instead of a walk over the landings of every roll.
+/// order), the set of the side's points from which a checker plays the roll in full on its own
+/// (bit `p + 24` for the point `p`), so a point's count is 21 bit tests instead of a walk over
+/// the landings of every roll.
 struct EscapeMasks([u64; 21]);
 
 impl EscapeMasks {

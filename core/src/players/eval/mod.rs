@@ -296,7 +296,7 @@ impl<R: Evaluate> Evaluator<'_, R> {
         let Some(o) = outcome else {
             return terminal_values(None);
         };
-        let worth = f64::from(o.points.clamp(1, max)) / f64::from(max);
+        let worth = super::td::win_worth(o.points, max);
         let mut v = [0.0; 4];
         for (seat, x) in v.iter_mut().enumerate().take(self.seats) {
             *x = if o.is_winner(seat as u8) {
