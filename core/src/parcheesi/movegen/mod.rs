@@ -32,8 +32,12 @@
 //!   its parent's, without building the child state;
 //! - [`plain`] — the *plain search* (`plain_dfs`, [`Plain`]): until a step captures or earns a
 //!   bonus, a node differs from the root only in the mover's pieces and the values left, so it is
-//!   walked as that small value with an incremental position key; `last_value` unrolls its last
-//!   level (doubles with four values), each step recorded at once with one memo probe. Below a
+//!   walked as that small value with an incremental position key; in the memoised search
+//!   (doubles with four values) `two_left` and `last_value` unroll its last two levels as
+//!   `two_dice` does, each last step recorded at once with one memo probe, a node below
+//!   `two_left` reading its steps from its parent's table unless the step between moved a piece
+//!   on a square they pass or land on, and a last step whose transposed order was listed first
+//!   passed over without a probe. Below a
 //!   capturing die step (`capture_step`) the walk goes on from the state after the capture as
 //!   its root, with the general search's keys, until the dice are over. From a root with P-D
 //!   groups and doubles, `grouped_dfs` walks the same nodes with the group marks added to the

@@ -1,7 +1,20 @@
 //! The *plain search*: until a step captures or earns a bonus, a node differs from the root only
 //! in the mover's pieces and the values left, so it is walked as that small value ([`Plain`])
-//! with an incremental position key; `last_value` unrolls its last level (doubles with four
-//! values), recording each step at once with one memo probe.
+//! with an incremental position key.
+//!
+//! In the memoised search (doubles with four values) the last two levels are unrolled as
+//! `two_dice` unrolls its two: a node with two values left ([`two_left`]) tries its pieces' die
+//! steps by both values once, on its occupancy, into a table ([`Root`]), and a node below it
+//! (one value left, [`last_value`]) records each step at once with one memo probe, taking the
+//! table's step of a piece where the step that led there moved no piece on a square that step
+//! passes or lands on ([`Root::hits`]: two comparisons of positions); the moved piece goes on on
+//! the parent's occupancy, which differs from the node's only on squares behind it. So the
+//! common node of the last level builds no occupancy. A last step that the parent tried before
+//! the step that led there (a larger value, or the same value from a lower square) and that
+//! touches none of its positions reaches a position the other order listed first
+//! ([`transposed`]): it is passed over without its key or memo probe, as the memo would answer.
+//! (Tables derived the same way for the level above, from its parent's, cost more than the steps
+//! they saved there: docs/PERFORMANCE.md.)
 //!
 //! Precondition: no capture and no bonus so far in the play (a step that captures or earns a
 //! home bonus goes to the general search with the full state rebuilt).
@@ -151,56 +164,13 @@ pub(super) fn plain_child(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step)
     play.push(st);
     let r = if left[0] == 0 {
         record_plain(ctx, key, left, play)
-    } else if ctx.memoise && left[1] == 0 {
-        last_value(ctx, t, play)
+    } else if ctx.memoise && left[1] != 0 && left[2] == 0 {
+        two_left(ctx, t, play)
     } else {
         plain_dfs(ctx, t, play, false)
     };
     play.pop();
     r
-}
-
-/// `plain_dfs` at a non-root node with one value left in a memoised search (doubles with four
-/// values), unrolled as `second_steps`: every step ends the play, so each is recorded at once,
-/// its position looked up in the memo with one probe (the memo is where the memoised search
-/// finds positions already listed). Steps in `for_each_die_step`'s order.
-pub(super) fn last_value(ctx: &mut Ctx, node: Plain, play: &mut Play) -> bool {
-    let sys = ctx.sys;
-    let seat = ctx.seat;
-    let pieces = node.pieces;
-    let w = node.left[0];
-    let occ = mover_occupancy(ctx, &pieces);
-    let mut any = false;
-    for (pi, &p) in pieces.iter().enumerate() {
-        if pi > 0 && p == pieces[pi - 1] {
-            continue;
-        }
-        if p == NEST {
-            if w == 5
-                && let Some(c) = sys.landing(seat, ENTRY, true, &occ)
-            {
-                let st = step(seat, pi, p, ENTRY, 5, c, StepKind::Enter);
-                any |= last_step(ctx, node, play, st);
-            }
-            continue;
-        }
-        if p == HOME {
-            continue;
-        }
-        if let Some((d, c)) = sys.try_move(seat, p, w, true, &occ) {
-            any |= last_step(ctx, node, play, step(seat, pi, p, d, w, c, StepKind::Move));
-        }
-        if sys.goes_round(p, w)
-            && let Some((d, c)) = sys.try_move(seat, p, w, false, &occ)
-        {
-            any |= last_step(ctx, node, play, step(seat, pi, p, d, w, c, StepKind::Move));
-        }
-    }
-    if !any {
-        // The last value cannot be played: the play so far is complete.
-        play_so_far(ctx, node, play);
-    }
-    true
 }
 
 /// Records the play so far from `node`, whose values left cannot be played (out of line: rare,
@@ -211,26 +181,308 @@ pub(super) fn play_so_far(ctx: &mut Ctx, node: Plain, play: &Play) {
     record_plain(ctx, Plain::key(node.code, node.left), node.left, play);
 }
 
-/// One step of [`last_value`]: recorded unless its position is in the memo, or handed to the
-/// general search; whether it continues the play (always, as in `plain_child`).
+/// One step of [`last_value`] (`full`: the score of a plain play of every value): recorded
+/// unless its position is in the memo, or handed to the general search; whether it continues
+/// the play (always, as in `plain_child`).
 #[inline(always)]
-pub(super) fn last_step(ctx: &mut Ctx, node: Plain, play: &mut Play, st: Step) -> bool {
+fn last_step(ctx: &mut Ctx, (node, full): (Plain, u64), play: &mut Play, st: Step) -> bool {
     if ctx.leaves_plain(&st) {
         return general_step(ctx, node, play, st);
     }
     let code = moved_code(node.code, st.from, st.to);
     let key = Plain::key(code, [0; 4]);
     if ctx.memo.insert_new(key) {
-        record_scored_then(
-            ctx,
-            plain_score(ctx, [0; 4]),
-            key,
-            play,
-            st,
-            plain_part(key),
-        );
+        record_scored_then(ctx, full, key, play, st, plain_part(key));
     }
     true
+}
+
+/// `plain_dfs` at a non-root node with two values left in a memoised search (the level above
+/// [`last_value`]'s), unrolled as `two_dice` (see the module doc): the node's die steps by the
+/// home route by both values are tried once, into a table ([`Root::new`]) that the nodes
+/// below read. The steps in `for_each_die_step`'s order, each first step marked in the memo
+/// before its search as in `plain_child`.
+pub(super) fn two_left(ctx: &mut Ctx, node: Plain, play: &mut Play) -> bool {
+    let sys = ctx.sys;
+    let seat = ctx.seat;
+    let pieces = node.pieces;
+    let values = if node.left[0] == node.left[1] { 1 } else { 2 };
+    let occ = mover_occupancy(ctx, &pieces);
+    let rt = Root::new(ctx, &node, &occ, values);
+    let mut any = false;
+    for vi in 0..values {
+        let v = node.left[vi];
+        for (pi, &p) in pieces.iter().enumerate() {
+            if pi > 0 && p == pieces[pi - 1] {
+                continue;
+            }
+            if p == NEST {
+                if v == 5 && rt.entry != ILLEGAL {
+                    let st = step(seat, pi, p, ENTRY, 5, rt.entry, StepKind::Enter);
+                    any |= two_left_step(ctx, node, (&rt, &occ), play, st);
+                }
+                continue;
+            }
+            // The home route (none from home), then going round.
+            let c = rt.captured[pi][vi];
+            if c != ILLEGAL {
+                let st = step(seat, pi, p, rt.to[pi][vi], v, c, StepKind::Move);
+                any |= two_left_step(ctx, node, (&rt, &occ), play, st);
+            }
+            if rt.round && sys.goes_round(p, v) {
+                any |= two_left_round(ctx, node, (&rt, &occ), play, (pi, p, v));
+            }
+        }
+    }
+    if sys.rules.enter_with_sum {
+        // As `for_each_die_step`: the two values sum to five, neither being a five.
+        let (a, b) = (node.left[0], node.left[1]);
+        if a != 5 && b != 5 && a + b == 5 {
+            any |= two_left_sum(ctx, node, (&rt, &occ), play);
+        }
+    }
+    if !any {
+        record_plain(ctx, Plain::key(node.code, node.left), node.left, play);
+        any = true;
+    }
+    any
+}
+
+/// Going round (PAR-11, rare) from a node of [`two_left`]: the first step, if legal.
+#[cold]
+#[inline(never)]
+fn two_left_round(
+    ctx: &mut Ctx,
+    node: Plain,
+    at: (&Root, &Occ),
+    play: &mut Play,
+    (pi, p, v): (usize, u8, u8),
+) -> bool {
+    match ctx.sys.try_move(ctx.seat, p, v, false, at.1) {
+        Some((d, c)) => {
+            let st = step(ctx.seat, pi, p, d, v, c, StepKind::Move);
+            two_left_step(ctx, node, at, play, st)
+        }
+        None => false,
+    }
+}
+
+/// The entries with the two values of a [`two_left`] node summing to five (rare).
+#[cold]
+#[inline(never)]
+fn two_left_sum(ctx: &mut Ctx, node: Plain, at: (&Root, &Occ), play: &mut Play) -> bool {
+    let mut any = false;
+    let pieces = node.pieces;
+    if let Some(c) = ctx.sys.landing(ctx.seat, ENTRY, true, at.1) {
+        for (pi, &p) in pieces.iter().enumerate() {
+            if p == NEST && !(pi > 0 && p == pieces[pi - 1]) {
+                let st = step(ctx.seat, pi, p, ENTRY, 5, c, StepKind::Enter);
+                any |= two_left_step(ctx, node, at, play, st);
+            }
+        }
+    }
+    any
+}
+
+/// A first step from a [`two_left`] node (`plain_child` unrolled): handed to the general
+/// search, or marked in the memo and followed by the last value's steps
+/// ([`last_value`]).
+#[inline(always)]
+fn two_left_step(
+    ctx: &mut Ctx,
+    node: Plain,
+    (rt, occ): (&Root, &Occ),
+    play: &mut Play,
+    st: Step,
+) -> bool {
+    if ctx.leaves_plain(&st) {
+        return general_step(ctx, node, play, st);
+    }
+    // The value left: the other one (none after a sum-of-five entry, which spends both).
+    let (a, b) = (node.left[0], node.left[1]);
+    let w = if st.value == a {
+        b
+    } else if st.value == b {
+        a
+    } else {
+        0
+    };
+    let left = [w, 0, 0, 0];
+    let code = moved_code(node.code, st.from, st.to);
+    let key = Plain::key(code, left);
+    if !ctx.memo.insert_new(key) {
+        return true;
+    }
+    if play.len() >= crate::play::MAX_STEPS {
+        return false;
+    }
+    let idx = st.piece as usize & 3;
+    let mut t = Plain {
+        pieces: node.pieces,
+        left,
+        code,
+    };
+    t.pieces[idx] = st.to;
+    let moved = place_moved_piece(&mut t.pieces, idx);
+    play.push(st);
+    if left[0] == 0 {
+        // A sum-of-five entry spent both values.
+        record_plain(ctx, key, left, play);
+    } else {
+        let first = first_run(&st);
+        last_value(ctx, t, (rt, occ), (idx, moved, st.from, st.to), first, play);
+    }
+    play.pop();
+    true
+}
+
+/// `plain_dfs` at a node with one value left below a [`two_left`] node (its table `rt`, its
+/// occupancy `occ`), unrolled as `two_dice`'s second steps: every step ends the play, so each is
+/// recorded at once, its position looked up in the memo with one probe (the memo is where the
+/// memoised search finds positions already listed). The pieces of `node` are the parent's with
+/// piece `idx` moved from `x` to `x2` (by the move `first`, as [`first_run`] gives it), now at
+/// index `moved`; a step of another piece is the parent's unless the first step moved a piece
+/// on a square it passes or lands on ([`Root::hits`]); the moved piece goes on on the parent's
+/// occupancy; a piece that may go round (PAR-11, rare) or whose step the first step may have
+/// changed is tried afresh on the node's occupancy, built then. Steps in
+/// `for_each_die_step`'s order.
+#[inline(always)]
+fn last_value(
+    ctx: &mut Ctx,
+    node: Plain,
+    (rt, occ): (&Root, &Occ),
+    (idx, moved, x, x2): (usize, usize, u8, u8),
+    first: (u8, u8, u8),
+    play: &mut Play,
+) {
+    let sys = ctx.sys;
+    let seat = ctx.seat;
+    let pieces = node.pieces;
+    let w = node.left[0];
+    let wi = (w != rt.high) as usize;
+    let at = (node, rt.full);
+    let mut any = false;
+    for (k, &p) in pieces.iter().enumerate() {
+        if k > 0 && p == pieces[k - 1] {
+            continue;
+        }
+        if k == moved {
+            // Ahead of both squares the first step changed: the parent's occupancy holds.
+            if let Some((d, c)) = sys.try_move(seat, p, w, true, occ) {
+                any |= last_step(ctx, at, play, step(seat, k, p, d, w, c, StepKind::Move));
+            }
+            if sys.goes_round(p, w) {
+                any |= last_round(ctx, at, occ, play, (k, p));
+            }
+            continue;
+        }
+        if p == NEST {
+            if w == 5 {
+                let c = if x == ENTRY || x2 == ENTRY {
+                    fresh_entry(ctx, &pieces)
+                } else {
+                    rt.entry
+                };
+                if c != ILLEGAL {
+                    let st = step(seat, k, p, ENTRY, 5, c, StepKind::Enter);
+                    any |= last_step(ctx, at, play, st);
+                }
+            }
+            continue;
+        }
+        if rt.round && sys.goes_round(p, w) {
+            any |= fresh_last_round(ctx, at, play, (k, p));
+            continue;
+        }
+        // The others keep their order: the parent's index of the node's `k`-th piece. (A
+        // piece at home has no step.)
+        let m = k - (k > moved) as usize;
+        let r = m + (m >= idx) as usize;
+        let (to, c) = if rt.hits((r, wi), p, (x, x2)) {
+            fresh_step(ctx, &pieces, p, w)
+        } else {
+            (rt.to[r][wi], rt.captured[r][wi])
+        };
+        if c != ILLEGAL {
+            let st = step(seat, k, p, to, w, c, StepKind::Move);
+            if transposed(first, &st) {
+                // (What the memo would answer: the position is listed.)
+                any = true;
+                continue;
+            }
+            any |= last_step(ctx, at, play, st);
+        }
+    }
+    if !any {
+        // The last value cannot be played: the play so far is complete.
+        play_so_far(ctx, node, play);
+    }
+}
+
+/// Going round (PAR-11, rare) in [`last_value`], on `occ`: the step, if legal.
+#[cold]
+#[inline(never)]
+fn last_round(
+    ctx: &mut Ctx,
+    (node, full): (Plain, u64),
+    occ: &Occ,
+    play: &mut Play,
+    (k, p): (usize, u8),
+) -> bool {
+    let w = node.left[0];
+    match ctx.sys.try_move(ctx.seat, p, w, false, occ) {
+        Some((d, c)) => {
+            let st = step(ctx.seat, k, p, d, w, c, StepKind::Move);
+            last_step(ctx, (node, full), play, st)
+        }
+        None => false,
+    }
+}
+
+/// A piece other than the moved one that may go round (PAR-11, rare) in [`last_value`]: both
+/// routes on the node's occupancy, built here.
+#[cold]
+#[inline(never)]
+fn fresh_last_round(ctx: &mut Ctx, at: (Plain, u64), play: &mut Play, (k, p): (usize, u8)) -> bool {
+    let w = at.0.left[0];
+    let occ = &mover_occupancy(ctx, &at.0.pieces);
+    let mut any = false;
+    if let Some((d, c)) = ctx.sys.try_move(ctx.seat, p, w, true, occ) {
+        any |= last_step(ctx, at, play, step(ctx.seat, k, p, d, w, c, StepKind::Move));
+    }
+    any | last_round(ctx, at, occ, play, (k, p))
+}
+
+/// A plain move `st` (not entering) by the positions it touches, `lo ..= hi` (one run: see
+/// `span`), and its value; [`NO_RUN`] for any other step.
+#[inline(always)]
+fn first_run(st: &Step) -> (u8, u8, u8) {
+    match span(st) {
+        Some((lo, hi)) if st.kind == StepKind::Move => (lo, hi, st.value),
+        _ => NO_RUN,
+    }
+}
+
+/// No step for [`transposed`] (no value is larger).
+const NO_RUN: (u8, u8, u8) = (0, 0, u8::MAX);
+
+/// In the memoised search, whether the plain move `st` from a node reached from its parent by
+/// the move `first` (as [`first_run`] gives it) leads to a node already searched: the parent
+/// tried `st` before `first` (a larger value, or the same value from a lower square: the
+/// order of `for_each_die_step`), and the two touch no common position, so the same two moves
+/// in the other order reached it first. The memo would find it; this answers without its key.
+/// (`st`'s positions lie in `from ..= to`, also going round past the branch square; one
+/// wrapping on to the entry square is not tested.)
+#[inline(always)]
+fn transposed((lo, hi, u): (u8, u8, u8), st: &Step) -> bool {
+    let (p, to, w) = (st.from, st.to, st.value);
+    let before = w > u || (w == u && p < lo);
+    before
+        && st.kind == StepKind::Move
+        && st.captured == 0
+        && p < to
+        && to != HOME
+        && (hi < p || to < lo)
 }
 
 /// `record` for a plain position (key `key`, values `left` unplayed): no groups, no bonuses, no

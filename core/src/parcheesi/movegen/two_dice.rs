@@ -23,33 +23,34 @@
 use super::*;
 
 /// The captures of an illegal step (or of no step).
-const ILLEGAL: u8 = u8::MAX;
+pub(super) const ILLEGAL: u8 = u8::MAX;
 
 /// The root's die steps by the home route, for the first steps and the second steps: per root
 /// piece and value index, the end (also of an illegal step; [`NO_POS`] where there is none)
-/// and the captures, or [`ILLEGAL`].
-struct Root {
-    to: [[u8; 2]; PIECES],
-    captured: [[u8; 2]; PIECES],
+/// and the captures, or [`ILLEGAL`]. (Also the table of a node with two values left in the
+/// memoised search: `plain::two_left`.)
+pub(super) struct Root {
+    pub(super) to: [[u8; 2]; PIECES],
+    pub(super) captured: [[u8; 2]; PIECES],
     /// Entering with a five: the pieces it captures, or [`ILLEGAL`] (set when the mover has a
     /// piece in the nest and a five to play).
-    entry: u8,
+    pub(super) entry: u8,
     /// The higher value (a second step's value index is whether its value differs).
-    high: u8,
+    pub(super) high: u8,
     /// The score of a play of both values without a bonus (`plain_score`).
-    full: u64,
+    pub(super) full: u64,
     /// The second steps reuse the root's steps: no P-D groups, no root piece may go round
     /// (PAR-11: the steps kept are the home route's), and the two values make less than a lap
     /// (so the moved piece's continuation cannot reach its start).
     reuse: bool,
     /// A root piece may go round (PAR-11) by a value.
-    round: bool,
+    pub(super) round: bool,
 }
 
 impl Root {
     /// The die steps of every piece of `root` by each of its `values` distinct values.
     #[inline(always)]
-    fn new(ctx: &Ctx, root: &Plain, occ: &Occ, values: usize) -> Root {
+    pub(super) fn new(ctx: &Ctx, root: &Plain, occ: &Occ, values: usize) -> Root {
         let sys = ctx.sys;
         let seat = ctx.seat;
         let pieces = root.pieces;
@@ -96,7 +97,7 @@ impl Root {
     /// `p + 1 ..= last` (as in [`span`]; going round from the first-lap numbers on to the entry
     /// square, the range wraps, and takes in every position it does not skip).
     #[inline(always)]
-    fn hits(&self, (r, vi): (usize, usize), p: u8, (x, x2): (u8, u8)) -> bool {
+    pub(super) fn hits(&self, (r, vi): (usize, usize), p: u8, (x, x2): (u8, u8)) -> bool {
         let to = self.to[r][vi];
         let last = if to == HOME { HOME - 1 } else { to };
         let (lo, len) = (p + 1, last.wrapping_sub(p + 1));
@@ -126,7 +127,7 @@ fn root_round(
 /// first step may have changed; out of line: the rarer case): (end, captures or [`ILLEGAL`]).
 #[cold]
 #[inline(never)]
-fn fresh_step(ctx: &Ctx, pieces: &[u8; PIECES], p: u8, w: u8) -> (u8, u8) {
+pub(super) fn fresh_step(ctx: &Ctx, pieces: &[u8; PIECES], p: u8, w: u8) -> (u8, u8) {
     let occ = mover_occupancy(ctx, pieces);
     ctx.sys
         .try_move(ctx.seat, p, w, true, &occ)
@@ -415,7 +416,7 @@ fn moved_round(
 /// square; out of line: rare): the captures, or [`ILLEGAL`].
 #[cold]
 #[inline(never)]
-fn fresh_entry(ctx: &Ctx, pieces: &[u8; PIECES]) -> u8 {
+pub(super) fn fresh_entry(ctx: &Ctx, pieces: &[u8; PIECES]) -> u8 {
     let occ = mover_occupancy(ctx, pieces);
     ctx.sys
         .landing(ctx.seat, ENTRY, true, &occ)
@@ -543,7 +544,7 @@ fn general_second_step(
 /// a slot exactly when they share a position: for two such steps the transposition pruning's
 /// slot test is a comparison of the runs, without building the squares passed.
 #[inline(always)]
-fn span(st: &Step) -> Option<(u8, u8)> {
+pub(super) fn span(st: &Step) -> Option<(u8, u8)> {
     if st.from == NEST {
         return Some((ENTRY, ENTRY));
     }
