@@ -6,7 +6,7 @@ mod parcheesi_common;
 mod walk;
 
 use pachisi::parcheesi::{ParcheesiRules, ParcheesiState};
-use pachisi::{Error, Game, Node, Roll, Rules, StepKind, SystemRules};
+use pachisi::{Error, Game, Node, Play, Roll, Rules, Step, StepKind, SystemRules};
 use parcheesi_common::*;
 use proptest::prelude::*;
 use serde_json::json;
@@ -106,6 +106,158 @@ fn par_14_exact_count_wins() {
 fn p_d_blockade_may_not_move_together() {
     run_scenario(P, "p-d-blockade-may-not-move-together");
 }
+
+/// P-D across a position read back in the middle of a play: the `group:` marks say where each
+/// blockade stood when the roll began (not where its pieces stand now), so the game read back
+/// lists exactly the plays that finish the live game's play. Before, the marks were group
+/// numbers and the square was taken from a piece's current position, so after `3:10-13` the
+/// game read back let the other piece of the blockade on 10 join it on 13.
+#[test]
+fn p_d_blockade_start_survives_a_mid_play_position() {
+    let cases = [
+        (
+            "0:0,0,10,10 1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:0 doubles:0",
+            (10, 13),
+        ),
+        (
+            "0:10,10,30,72 1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:0 doubles:0",
+            (10, 14),
+        ),
+    ];
+    for (pos, (from, to)) in cases {
+        let mut live = rolled(json!({}), pos, [3, 3]);
+        let first = *live
+            .legal_steps()
+            .iter()
+            .find(|s| s.from == from && s.to == to)
+            .expect("the first step is legal");
+        live.step(&first).unwrap();
+        let text = live.position();
+        let marks = text.split_whitespace().find(|t| t.starts_with("group:"));
+        let marks = marks.expect("the blockade's pieces keep their group");
+        assert_eq!(marks.matches(&from.to_string()).count(), 2, "{text}");
+        let finish = |g: &Game, steps: &[Step]| {
+            let mut h = g.clone();
+            for st in steps {
+                h.step(st).unwrap();
+            }
+            h.position()
+        };
+        let live_ends: BTreeSet<String> = live
+            .legal_plays()
+            .iter()
+            .map(|p| finish(&live, &p.steps()[1..]))
+            .collect();
+        let read = Game::from_position(&rules(json!({})), &text, 1).unwrap();
+        let read_ends: BTreeSet<String> = read
+            .legal_plays()
+            .iter()
+            .map(|p| finish(&read, p.steps()))
+            .collect();
+        assert_eq!(read_ends, live_ends, "{text}");
+    }
+    // A mark that is no position, or a group piece in the nest, is refused.
+    let bad = "0:0,0,10,13 1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:0 doubles:1 roll:3-3 left:4,4,3";
+    for marks in ["group:0,0,72,72", "group:0,0,99,99", "group:10,0,0,10"] {
+        let text = format!("{bad} {marks}");
+        assert!(
+            Game::from_position(&rules(json!({})), &text, 1).is_err(),
+            "{text}"
+        );
+    }
+}
+/// Any position taken in the middle of a play, read back, lists exactly the plays that finish
+/// the live game's play (compared by the positions they lead to), in random games with 4 and 2
+/// seats; the P-D group marks must carry the blockades' squares for this to hold.
+#[test]
+fn a_mid_play_position_read_back_finishes_the_play_as_the_live_game() {
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = |n: usize| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % n as u64) as usize
+    };
+    let (mut checked, mut with_groups) = (0, 0);
+    for seats in [4, 2] {
+        let r = rules(json!({ "seats": seats }));
+        for seed in 0..6 {
+            let mut g = Game::new(&r, seed);
+            while !g.is_over() && g.history_len() < 3000 {
+                if g.node() == Node::Chance {
+                    g.roll().unwrap();
+                    continue;
+                }
+                let plays = g.legal_plays();
+                let play = plays[next(plays.len())];
+                let steps = play.steps();
+                if steps.len() >= 2 {
+                    let mut live = g.clone();
+                    for st in &steps[..1 + next(steps.len() - 1)] {
+                        live.step(st).unwrap();
+                    }
+                    let taken = live.taken().len();
+                    let text = live.position();
+                    let ends = |g: &Game, plays: &[Play], skip: usize| {
+                        let mut out = BTreeSet::new();
+                        for p in plays {
+                            let mut h = g.clone();
+                            for st in &p.steps()[skip..] {
+                                h.step(st).unwrap();
+                            }
+                            out.insert(h.position());
+                        }
+                        out
+                    };
+                    let read = Game::from_position(&r, &text, 0).unwrap();
+                    assert_eq!(
+                        ends(&read, &read.legal_plays(), 0),
+                        ends(&live, &live.legal_plays(), taken),
+                        "{text}"
+                    );
+                    checked += 1;
+                    with_groups += text.contains("group:") as usize;
+                }
+                g.play(&play).unwrap();
+            }
+        }
+    }
+    assert!(
+        checked > 1000 && with_groups > 20,
+        "{checked} {with_groups}"
+    );
+}
+
+/// A position in the middle of a roll is refused where the roll cannot have led to it: the
+/// bottom faces of doubles left while a piece is in the nest (PAR-7; the mover's pieces never
+/// go back to the nest during its roll), or a bonus pending before any value is played (a bonus
+/// is earned by a step).
+#[test]
+fn par_7_mid_roll_positions_the_roll_cannot_give_are_refused() {
+    let seats = "1:0,0,0,0 2:0,0,0,0 3:0,0,0,0";
+    for (pieces, roll, ok) in [
+        ("0:0,10,20,30", "doubles:1 roll:3-3 left:4,4,3,3", false),
+        ("0:0,20,30,40", "doubles:1 roll:3-3 left:4,4", false),
+        (
+            "0:10,20,30,40",
+            "doubles:0 roll:3-4 left:4,3 bonus:10",
+            false,
+        ),
+        (
+            "0:10,20,30,40",
+            "doubles:1 roll:3-3 left:4,4,3,3 bonus:20",
+            false,
+        ),
+        ("0:10,20,30,40", "doubles:1 roll:3-3 left:4,4,3,3", true),
+        ("0:0,20,30,40", "doubles:1 roll:3-3 left:3,3", true),
+        ("0:10,20,30,43", "doubles:0 roll:3-4 left:4 bonus:20", true),
+    ] {
+        let text = format!("{pieces} {seats} turn:0 {roll}");
+        let read = Game::from_position(&rules(json!({})), &text, 1);
+        assert_eq!(read.is_ok(), ok, "{text}: {:?}", read.err());
+    }
+}
+
 #[test]
 fn p_d_value_forfeited() {
     run_scenario(P, "p-d-value-forfeited");

@@ -133,8 +133,9 @@ pub struct ParcheesiState {
     pub(crate) pieces: [[u8; PIECES]; 4],
     /// Blockade ages for `blockade_turn_limit` (plays of the owner the piece's blockade stood).
     pub(crate) ages: [[u8; PIECES]; 4],
-    /// The mover's pieces that formed blockades at the start of the roll (P-D): 0 = none, else a
-    /// group number shared by the pieces of one blockade.
+    /// The mover's pieces that formed blockades at the start of the roll (P-D): 0 = none, else the
+    /// position the blockade stood on then, shared by its pieces (so that a position taken in
+    /// the middle of a play still says where each blockade started).
     pub(crate) groups: [u8; PIECES],
     /// Values of the roll still to play, descending, zero-padded.
     pub(crate) left: [u8; 4],
@@ -655,21 +656,17 @@ impl ParcheesiSystem {
         // Built locally and stored once: the search reads the groups back as one word.
         let mut groups = [0u8; PIECES];
         if self.rules.blockade_no_joint_move {
-            let mut next = 1;
+            // A group is marked with its square (never 0: not the nest), which also orders the
+            // groups by position, as the pieces are sorted.
             for i in 0..PIECES {
                 if p[i] == NEST || p[i] == HOME || groups[i] != 0 {
                     continue;
                 }
-                let mut found = false;
                 for j in i + 1..PIECES {
                     if p[j] == p[i] {
-                        groups[j] = next;
-                        found = true;
+                        groups[j] = p[i];
+                        groups[i] = p[i];
                     }
-                }
-                if found {
-                    groups[i] = next;
-                    next += 1;
                 }
             }
         }

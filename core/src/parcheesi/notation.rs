@@ -11,7 +11,8 @@
 //! - `turn:<seat>` and `doubles:<n>` (doubles rolled in a row by that seat);
 //! - only while a roll is being played: `roll:<a>-<b>`, `left:<values>` (values still to play,
 //!   may be empty), `bonus:<values>` (pending bonuses), `played:<count>/<pips>` (bonuses played
-//!   in this roll), `group:a,b,c,d` (P-D blockade groups of the mover's pieces);
+//!   in this roll), `group:a,b,c,d` (P-D: for each of the mover's pieces, the position of the
+//!   blockade it was part of when the roll began, 0 for none);
 //! - `age<seat>:a,b,c,d` — blockade ages (only with a blockade turn limit, when not all zero).
 //!
 //! Play: the steps separated by spaces; `enter` (a five, or a sum of five, brings a piece to its
@@ -340,6 +341,14 @@ pub(super) fn validate(sys: &ParcheesiSystem, s: &ParcheesiState) -> Result<()> 
                 s.values_left()
             ));
         }
+        // PAR-7: the bottom faces count only with no piece in the nest, and no piece of the
+        // mover goes back to the nest during its own roll.
+        if bottom > 0 && s.pieces[s.turn as usize & 3].contains(&NEST) {
+            return bad(format!(
+                "values {:?}: the bottom faces of {a}-{b} count only when no piece is in the nest",
+                s.values_left()
+            ));
+        }
         if s.doubles == 0 {
             return bad("a doubles roll is being played but `doubles` is 0".into());
         }
@@ -363,19 +372,38 @@ pub(super) fn validate(sys: &ParcheesiSystem, s: &ParcheesiState) -> Result<()> 
     if s.pending_home > 0 && r.home_bonus == 0 {
         return bad("a pending home bonus under rules without one".into());
     }
+    // PAR-6: a bonus is earned by a step, so none is pending or played before the first value.
+    let every_value = if a != b {
+        2
+    } else if r.doubles_bottom_faces && !s.pieces[s.turn as usize & 3].contains(&NEST) {
+        4
+    } else {
+        2
+    };
+    if nl == every_value && (s.pending_capture, s.pending_home, s.bonuses_played) != (0, 0, 0) {
+        return bad("a bonus pending or played before any value of the roll is played".into());
+    }
     let seat = s.turn as usize;
     for i in 0..PIECES {
         let g = s.groups[i];
         if g == 0 {
             continue;
         }
-        if !r.blockade_no_joint_move || g > 4 {
+        if !r.blockade_no_joint_move {
             return bad("P-D groups under rules without that rule".into());
+        }
+        // A group's mark is the position its blockade stood on when the roll began.
+        if g == HOME || g > LAP_END {
+            return bad(format!(
+                "group mark {g} is no position a blockade can stand on (1 to 71, 73 to 76)"
+            ));
+        }
+        if s.pieces[seat & 3][i] == NEST {
+            return bad(format!("a piece of group {g} is in the nest"));
         }
         if (0..PIECES).filter(|&j| s.groups[j] == g).count() < 2 {
             return bad(format!("group {g} has a single piece"));
         }
-        let _ = seat;
     }
     Ok(())
 }

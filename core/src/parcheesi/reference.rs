@@ -90,18 +90,7 @@ pub fn legal_plays(sys: &ParcheesiSystem, s: &ParcheesiState) -> Vec<ReferencePl
         // A bonus was taken before this node: the dice part is over.
         root.dice_part = Some((board(&root), root.left.clone()));
     }
-    let mut group_square = [0u8; 256];
-    for i in 0..PIECES {
-        let g = s.groups[i] as usize;
-        if g != 0 {
-            group_square[g] = s.pieces[seat][i];
-        }
-    }
-    let search = Search {
-        sys,
-        seat,
-        group_square,
-    };
+    let search = Search { sys, seat };
     let mut candidates = Vec::new();
     let mut steps = Vec::new();
     search.walk(&root, &mut steps, &mut candidates);
@@ -144,8 +133,6 @@ struct Candidate {
 struct Search<'a> {
     sys: &'a ParcheesiSystem,
     seat: usize,
-    /// The square each P-D group stood on at the start.
-    group_square: [u8; 256],
 }
 
 /// A square of the board: a track square, or a home-path square of one side.
@@ -439,8 +426,8 @@ impl Search<'_> {
             g != 0
                 && p[i] != NEST
                 && p[i] != HOME
-                && self.square(self.seat, p[i])
-                    != self.square(self.seat, self.group_square[g as usize])
+                // (A group's mark is the position its blockade stood on at the roll's start.)
+                && self.square(self.seat, p[i]) != self.square(self.seat, g)
                 && (i + 1..PIECES).any(|j| {
                     n.groups[j] == g && self.square(self.seat, p[j]) == self.square(self.seat, p[i])
                 })

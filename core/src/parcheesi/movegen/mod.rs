@@ -393,8 +393,6 @@ struct Ctx<'a> {
     best: u64,
     start_values: u8,
     start_pips: u8,
-    /// Start square of each P-D group (index = group number).
-    group_square: [u8; 5],
     has_groups: bool,
     memo: &'a mut Memo,
     keys: &'a mut Vec<u64>,
@@ -489,21 +487,6 @@ fn with_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
     })
 }
 
-/// Where each P-D group of the mover's pieces stands (indexed by its group number, 1 to 4) and
-/// whether there is any group.
-fn group_squares(s: &ParcheesiState, seat: usize) -> ([u8; 5], bool) {
-    let mut group_square = [0u8; 5];
-    let mut has_groups = false;
-    for i in 0..PIECES {
-        let g = s.groups[i] as usize;
-        if g != 0 && g < 5 {
-            group_square[g] = s.pieces[seat][i];
-            has_groups = true;
-        }
-    }
-    (group_square, has_groups)
-}
-
 /// Whether the bonuses are maximised per dice part (`bonus_obligation: "per-dice-play"`; with
 /// passing, plays are compared whole).
 fn per_dice_bonuses(sys: &ParcheesiSystem) -> bool {
@@ -525,7 +508,7 @@ fn generate_with(
         scratch.keys.clear();
         scratch.dice_parts.clear();
         let seat = s.turn as usize & 3;
-        let (group_square, has_groups) = group_squares(s, seat);
+        let has_groups = s.groups != [0; PIECES];
         let distinct = orders == Orders::Distinct;
         let memoise = distinct && s.n_left() >= 3;
         let per_dice = per_dice_bonuses(sys);
@@ -549,7 +532,6 @@ fn generate_with(
             best: 0,
             start_values: s.n_left() as u8,
             start_pips: s.left.iter().sum(),
-            group_square,
             has_groups,
             memo: &mut scratch.memo,
             keys: &mut scratch.keys,

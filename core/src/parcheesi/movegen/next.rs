@@ -188,7 +188,7 @@ fn search_next(
     out: &mut Vec<Step>,
 ) -> bool {
     let seat = start.turn as usize & 3;
-    let (group_square, has_groups) = group_squares(start, seat);
+    let has_groups = start.groups != [0; PIECES];
     let per_dice = per_dice_bonuses(sys);
     // The dice part of the play so far: the position its first bonus step was taken from.
     let mut part = None;
@@ -212,7 +212,6 @@ fn search_next(
         best: 0,
         start_values: start.n_left() as u8,
         start_pips: start.left.iter().sum(),
-        group_square,
         has_groups,
         memo: &mut scratch.memo,
         keys: &mut scratch.keys,

@@ -68,7 +68,8 @@ pub(super) fn pd_allows(ctx: &Ctx, s: &ParcheesiState) -> bool {
     let p = s.pieces[ctx.seat];
     for i in 0..PIECES {
         let g = s.groups[i];
-        if g == 0 || p[i] == HOME || p[i] == NEST || p[i] == ctx.group_square[g as usize] {
+        // (A group's mark is the position its blockade stood on at the start of the roll.)
+        if g == 0 || p[i] == HOME || p[i] == NEST || p[i] == g {
             continue;
         }
         for j in i + 1..PIECES {
