@@ -298,16 +298,7 @@ fn two_left_step(
     if ctx.leaves_plain(&st) {
         return general_step(ctx, node, play, st);
     }
-    // The value left: the other one (none after a sum-of-five entry, which spends both).
-    let (a, b) = (node.left[0], node.left[1]);
-    let w = if st.value == a {
-        b
-    } else if st.value == b {
-        a
-    } else {
-        0
-    };
-    let left = [w, 0, 0, 0];
+    let left = [other_value(node.left, st.value), 0, 0, 0];
     let code = moved_code(node.code, st.from, st.to);
     let key = Plain::key(code, left);
     if !ctx.memo.insert_new(key) {

@@ -201,6 +201,20 @@ pub(super) fn two_dice(ctx: &mut Ctx, root: Plain, play: &mut Play) {
     }
 }
 
+/// Of two values `left` (descending), the one left after a step of value `v`: the other one,
+/// or none (0) after a sum-of-five entry, which spends both.
+#[inline(always)]
+pub(super) fn other_value(left: [u8; 4], v: u8) -> u8 {
+    let (a, b) = (left[0], left[1]);
+    if v == a {
+        b
+    } else if v == b {
+        a
+    } else {
+        0
+    }
+}
+
 /// One first step of [`two_dice()`] (by `route`) and everything that follows it; `lower`:
 /// it plays the lower of two values, so the transposition pruning applies below it.
 #[inline]
@@ -224,15 +238,7 @@ fn first_step(
         first_leaves_plain(ctx, root, play, first, lower.then_some(route));
         return;
     }
-    // The value left: the other one (none after a sum-of-five entry, which spends both).
-    let (a, b) = (root.left[0], root.left[1]);
-    let w = if first.value == a {
-        b
-    } else if first.value == b {
-        a
-    } else {
-        0
-    };
+    let w = other_value(root.left, first.value);
     let left = [w, 0, 0, 0];
     let code = moved_code(root.code, first.from, first.to);
     play.push(first);
