@@ -640,6 +640,20 @@ impl ParcheesiSystem {
         }
     }
 
+    /// The values a roll of `dice` gives a mover with `pieces`, descending, zero-padded (PAR-7):
+    /// the two dice; on doubles the top faces, and the bottom faces too when the rules count
+    /// them and no piece is in the nest.
+    fn roll_values(&self, pieces: &[u8; PIECES], [a, b]: [u8; 2]) -> [u8; 4] {
+        if a != b {
+            [a.max(b), a.min(b), 0, 0]
+        } else if self.rules.doubles_bottom_faces && !pieces.contains(&NEST) {
+            let (h, l) = (a.max(7 - a), a.min(7 - a));
+            [h, h, l, l]
+        } else {
+            [a, a, 0, 0]
+        }
+    }
+
     /// Sets the blockade groups of the mover at the start of its roll (P-D).
     fn mark_groups(&self, s: &mut ParcheesiState) {
         let seat = s.turn as usize & 3;
@@ -786,16 +800,8 @@ impl RuleSystem for ParcheesiSystem {
                 s.phase = Phase::Chance;
                 return;
             }
-            let none_in_nest = s.pieces[seat].iter().all(|&p| p != NEST);
-            s.left = if self.rules.doubles_bottom_faces && none_in_nest {
-                let (h, l) = (a.max(7 - a), a.min(7 - a));
-                [h, h, l, l]
-            } else {
-                [a, a, 0, 0]
-            };
-        } else {
-            s.left = [a.max(b), a.min(b), 0, 0];
         }
+        s.left = self.roll_values(&s.pieces[seat], [a, b]);
         s.pending_capture = 0;
         s.pending_home = 0;
         s.bonuses_played = 0;

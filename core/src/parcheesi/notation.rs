@@ -20,7 +20,8 @@
 //! bonus); a trailing `*` marks a capture. The empty play is `pass`.
 
 use super::{
-    HOME, LAP, LAP_END, NEST, PIECES, ParcheesiState, ParcheesiSystem, Phase, normalize_position,
+    HOME, LAP, LAP_END, NEST, PIECES, ParcheesiState, ParcheesiSystem, Phase, count_left,
+    normalize_position,
 };
 use crate::play::{Play, StepKind};
 use crate::system::{Orders, RuleSystem};
@@ -331,22 +332,22 @@ pub(super) fn validate(sys: &ParcheesiSystem, s: &ParcheesiState) -> Result<()> 
     if s.left[nl..].iter().any(|&v| v != 0) {
         return bad("values left must be listed without gaps".into());
     }
+    // The values the roll gives these pieces (PAR-7: no piece of the mover goes back to the nest
+    // during its own roll, so a piece in the nest now was there at the roll).
+    let given = sys.roll_values(&s.pieces[s.turn as usize & 3], [a, b]);
     if a == b {
-        let max_count = if r.doubles_bottom_faces { 2 } else { 0 };
-        let top = s.values_left().iter().filter(|&&v| v == a).count();
-        let bottom = s.values_left().iter().filter(|&&v| v == 7 - a).count();
-        if top > 2 || bottom > max_count || top + bottom != nl {
+        let count = |vs: &[u8], x: u8| vs.iter().filter(|&&v| v == x).count();
+        let (top, bottom) = (count(s.values_left(), a), count(s.values_left(), 7 - a));
+        let nest = bottom > count(&given, 7 - a) && r.doubles_bottom_faces;
+        if top > 2 || bottom > count(&given, 7 - a) || top + bottom != nl {
             return bad(format!(
-                "values {:?} cannot come from {a}-{b}",
-                s.values_left()
-            ));
-        }
-        // PAR-7: the bottom faces count only with no piece in the nest, and no piece of the
-        // mover goes back to the nest during its own roll.
-        if bottom > 0 && s.pieces[s.turn as usize & 3].contains(&NEST) {
-            return bad(format!(
-                "values {:?}: the bottom faces of {a}-{b} count only when no piece is in the nest",
-                s.values_left()
+                "values {:?} cannot come from {a}-{b}{}",
+                s.values_left(),
+                if nest {
+                    " (the bottom faces count only with no piece in the nest)"
+                } else {
+                    ""
+                }
             ));
         }
         if s.doubles == 0 {
@@ -373,14 +374,9 @@ pub(super) fn validate(sys: &ParcheesiSystem, s: &ParcheesiState) -> Result<()> 
         return bad("a pending home bonus under rules without one".into());
     }
     // PAR-6: a bonus is earned by a step, so none is pending or played before the first value.
-    let every_value = if a != b {
-        2
-    } else if r.doubles_bottom_faces && !s.pieces[s.turn as usize & 3].contains(&NEST) {
-        4
-    } else {
-        2
-    };
-    if nl == every_value && (s.pending_capture, s.pending_home, s.bonuses_played) != (0, 0, 0) {
+    if nl == count_left(&given)
+        && (s.pending_capture, s.pending_home, s.bonuses_played) != (0, 0, 0)
+    {
         return bad("a bonus pending or played before any value of the roll is played".into());
     }
     let seat = s.turn as usize;

@@ -725,15 +725,17 @@ fn for_each_die_step<'a>(
             }
         }
     }
-    if sys.rules.enter_with_sum && n >= 2 {
-        // Two values sum to five (1 + 4 or 2 + 3; none is a five itself): a bit per value left
-        // (the zero padding sets bit 0, which no pair tests).
-        let m = left.iter().fold(0u32, |m, &v| m | 1 << (v & 31));
-        let pair = m & 1 << 5 == 0 && (m & 0b1_0010 == 0b1_0010 || m & 0b1100 == 0b1100);
-        if pair {
-            sum_entries(ctx, pieces, occ, same, visit);
-        }
+    if sys.rules.enter_with_sum && n >= 2 && sums_to_five(left) {
+        sum_entries(ctx, pieces, occ, same, visit);
     }
+}
+
+/// Whether two of the values `left` sum to five, none of them being a five (PAR-2, O-B: 1 + 4
+/// or 2 + 3), by a bit per value left (the zero padding sets bit 0, which no pair tests).
+#[inline(always)]
+fn sums_to_five(left: &[u8; 4]) -> bool {
+    let m = left.iter().fold(0u32, |m, &v| m | 1 << (v & 31));
+    m & 1 << 5 == 0 && (m & 0b1_0010 == 0b1_0010 || m & 0b1100 == 0b1100)
 }
 
 /// The entries with two values summing to five of [`for_each_die_step`] (out of line: rare, and

@@ -234,18 +234,17 @@ pub(super) fn two_left(ctx: &mut Ctx, node: Plain, play: &mut Play) -> bool {
             }
         }
     }
-    if sys.rules.enter_with_sum {
-        // As `for_each_die_step`: the two values sum to five, neither being a five.
-        let (a, b) = (node.left[0], node.left[1]);
-        if a != 5 && b != 5 && a + b == 5 {
-            any |= two_left_sum(ctx, node, (&rt, &occ), play);
-        }
+    if sys.rules.enter_with_sum && sums_to_five(&node.left) {
+        let same = |i: usize| i > 0 && pieces[i] == pieces[i - 1];
+        sum_entries(ctx, &pieces, &occ, same, |ctx, _, st, _| {
+            any |= two_left_step(ctx, node, (&rt, &occ), play, st);
+            true
+        });
     }
     if !any {
-        record_plain(ctx, Plain::key(node.code, node.left), node.left, play);
-        any = true;
+        play_so_far(ctx, node, play);
     }
-    any
+    true
 }
 
 /// Going round (PAR-11, rare) from a node of [`two_left`]: the first step, if legal.
@@ -265,23 +264,6 @@ fn two_left_round(
         }
         None => false,
     }
-}
-
-/// The entries with the two values of a [`two_left`] node summing to five (rare).
-#[cold]
-#[inline(never)]
-fn two_left_sum(ctx: &mut Ctx, node: Plain, at: (&Root, &Occ), play: &mut Play) -> bool {
-    let mut any = false;
-    let pieces = node.pieces;
-    if let Some(c) = ctx.sys.landing(ctx.seat, ENTRY, true, at.1) {
-        for (pi, &p) in pieces.iter().enumerate() {
-            if p == NEST && !(pi > 0 && p == pieces[pi - 1]) {
-                let st = step(ctx.seat, pi, p, ENTRY, 5, c, StepKind::Enter);
-                any |= two_left_step(ctx, node, at, play, st);
-            }
-        }
-    }
-    any
 }
 
 /// A first step from a [`two_left`] node (`plain_child` unrolled): handed to the general
