@@ -873,10 +873,7 @@ impl<R: RuleSystem> GameOf<R> {
         let mut events = Events::from_buf([Event::Roll { seat, roll }]);
         let mut s = self.current;
         self.system().begin_roll(&mut s, roll);
-        // A roll resolved at once that moved pieces was punished (only then compare pieces).
-        if self.system().node(&s) != Node::Decision
-            && self.system().pieces(&s) != self.system().pieces(&self.current)
-        {
+        if self.system().roll_punished(&self.current, &s) {
             events.push(Event::Penalty { seat });
         }
         self.start = s;

@@ -219,6 +219,13 @@ pub trait RuleSystem: Clone + Debug + Send + Sync + 'static {
     /// Records the roll; may resolve it at once (a third-doubles penalty, a missed try), leaving a
     /// chance node or a finished game instead of a decision.
     fn begin_roll(&self, s: &mut Self::State, roll: Roll);
+    /// Whether [`RuleSystem::begin_roll`] took `before` to `after` by a penalty (the roll
+    /// punished before any move, as third doubles in a row in Parcheesi), also one that could
+    /// send no piece back: the game logs it as a penalty event. None by default.
+    fn roll_punished(&self, before: &Self::State, after: &Self::State) -> bool {
+        let _ = (before, after);
+        false
+    }
     /// Appends every legal complete play at a decision node to `out` (which the caller cleared).
     /// An empty list means the roll cannot be played at all (the generic layer then forfeits it).
     fn generate(&self, s: &Self::State, orders: Orders, out: &mut Vec<Play>);

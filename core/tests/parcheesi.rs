@@ -6,7 +6,7 @@ mod parcheesi_common;
 mod walk;
 
 use pachisi::parcheesi::{ParcheesiRules, ParcheesiState};
-use pachisi::{Error, Game, Node, Play, Roll, Rules, Step, StepKind, SystemRules};
+use pachisi::{Error, Event, Game, Node, Play, Roll, Rules, Step, StepKind, SystemRules};
 use parcheesi_common::*;
 use proptest::prelude::*;
 use serde_json::json;
@@ -586,6 +586,20 @@ fn p_h_nearest_home_and_empty_board() {
         g.position(),
         "0:0,0,72,72 1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:1 doubles:0"
     );
+    // The log says why the turn passed, also when nothing could go back.
+    assert!(g.events().contains(&Event::Penalty { seat: 0 }), "{:?}", g.events());
+}
+
+/// P-H: only the third doubles logs a penalty (not a roll with no legal play).
+#[test]
+fn p_h_penalty_event_only_for_third_doubles() {
+    let mut g = game_at(
+        json!({}),
+        "0:0,0,0,0 1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:0 doubles:0",
+    );
+    g.set_roll(Roll::Dice([6, 3])).unwrap();
+    assert!(g.is_chance_node());
+    assert!(!g.events().contains(&Event::Penalty { seat: 0 }), "{:?}", g.events());
 }
 
 /// P-H option off: the third doubles is played normally.

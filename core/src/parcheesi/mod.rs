@@ -810,6 +810,12 @@ impl RuleSystem for ParcheesiSystem {
         self.mark_groups(s);
     }
 
+    /// P-H: a roll leaves a chance node only by the third-doubles penalty, which passes the
+    /// turn even when no piece could be sent back.
+    fn roll_punished(&self, before: &ParcheesiState, after: &ParcheesiState) -> bool {
+        before.phase == Phase::Chance && after.phase == Phase::Chance
+    }
+
     fn generate(&self, s: &ParcheesiState, orders: Orders, out: &mut Vec<Play>) {
         movegen::generate(self, s, orders, out);
     }
