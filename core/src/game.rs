@@ -1058,17 +1058,38 @@ impl<R: RuleSystem> GameOf<R> {
     pub fn legal_steps_ref(&self) -> &[Step] {
         self.cache().steps.get_or_init(|| {
             let mut out: Vec<Step> = Vec::new();
+            // One step per position reached: two pieces on one square make two steps that
+            // differ in the piece's index alone (a position read back in the middle of a play
+            // may list such pieces apart).
+            let mut reached: Vec<R::State> = Vec::new();
             let k = self.taken.len();
             for p in self.all_plays() {
                 if p.len() > k && p.starts_with(self.taken.steps()) {
                     let s = p.steps()[k];
-                    if !out.contains(&s) {
+                    if out.contains(&s) {
+                        continue;
+                    }
+                    let mut t = self.current;
+                    self.system().apply_step(&mut t, &s);
+                    if !reached.contains(&t) {
+                        reached.push(t);
                         out.push(s);
                     }
                 }
             }
             out
         })
+    }
+
+    /// Whether `step` continues at least one legal play (also a step that
+    /// [`GameOf::legal_steps`] leaves out as reaching the position of one it lists).
+    fn continues_a_play(&self, step: &Step) -> bool {
+        let k = self.taken.len();
+        self.legal_steps_ref().contains(step)
+            || self
+                .all_plays()
+                .iter()
+                .any(|p| p.len() > k && p.starts_with(self.taken.steps()) && p.steps()[k] == *step)
     }
 
     /// The next steps that begin (or continue) at least one legal play.
@@ -1247,7 +1268,7 @@ impl<R: RuleSystem> GameOf<R> {
     /// ends by itself.
     pub fn step(&mut self, step: &Step) -> Result<()> {
         self.require(Node::Decision, "step")?;
-        if !self.legal_steps_ref().contains(step) {
+        if !self.continues_a_play(step) {
             return Err(Error::IllegalMove(format!(
                 "{step:?} is not a legal step here"
             )));

@@ -166,9 +166,33 @@ fn p_d_blockade_start_survives_a_mid_play_position() {
         );
     }
 }
+/// Two pieces in the nest give one entering step, also in a position read back in the middle of
+/// a play; the step by the other piece is still accepted and reaches the same position.
+#[test]
+fn one_step_per_position_reached() {
+    let text =
+        "0:0,0,5,10 1:0,0,0,12 2:0,0,1,28 3:0,0,1,1 turn:2 doubles:0 roll:4-5 left:5 bonus:20";
+    let g = game_at(json!({}), text);
+    let steps = g.legal_steps();
+    let enters: Vec<&Step> = steps.iter().filter(|s| s.kind == StepKind::Enter).collect();
+    assert_eq!(enters.len(), 1, "{steps:?}");
+    let (listed, other) = (
+        *enters[0],
+        Step {
+            piece: 1 - enters[0].piece,
+            ..*enters[0]
+        },
+    );
+    let (mut a, mut b) = (g.clone(), g.clone());
+    a.step(&listed).unwrap();
+    b.step(&other).unwrap();
+    assert_eq!(a.position(), b.position());
+}
+
 /// Any position taken in the middle of a play, read back, lists exactly the plays that finish
-/// the live game's play (compared by the positions they lead to), in random games with 4 and 2
-/// seats; the P-D group marks must carry the blockades' squares for this to hold.
+/// the live game's play (compared by the positions they lead to), and its next steps lead to the
+/// same positions, each listed once, in random games with 4 and 2 seats and of the Online
+/// preset; the P-D group marks must carry the blockades' squares for this to hold.
 #[test]
 fn a_mid_play_position_read_back_finishes_the_play_as_the_live_game() {
     let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -179,8 +203,29 @@ fn a_mid_play_position_read_back_finishes_the_play_as_the_live_game() {
         (x % n as u64) as usize
     };
     let (mut checked, mut with_groups) = (0, 0);
-    for seats in [4, 2] {
-        let r = rules(json!({ "seats": seats }));
+    // The positions the legal steps lead to, each once (two pieces on one square give one
+    // step).
+    let step_ends = |g: &Game| {
+        let steps = g.legal_steps();
+        let mut out = BTreeSet::new();
+        for st in &steps {
+            let mut h = g.clone();
+            h.step(st).unwrap();
+            let fresh = out.insert(h.position());
+            assert!(
+                fresh,
+                "{} lists two steps to one position: {steps:?}",
+                g.position()
+            );
+        }
+        out
+    };
+    let online = Rules::preset("pachisi-online").unwrap();
+    for r in [
+        rules(json!({ "seats": 4 })),
+        rules(json!({ "seats": 2 })),
+        online,
+    ] {
         for seed in 0..6 {
             let mut g = Game::new(&r, seed);
             while !g.is_over() && g.history_len() < 3000 {
@@ -215,6 +260,7 @@ fn a_mid_play_position_read_back_finishes_the_play_as_the_live_game() {
                         ends(&live, &live.legal_plays(), taken),
                         "{text}"
                     );
+                    assert_eq!(step_ends(&read), step_ends(&live), "{text}");
                     checked += 1;
                     with_groups += text.contains("group:") as usize;
                 }
@@ -223,7 +269,7 @@ fn a_mid_play_position_read_back_finishes_the_play_as_the_live_game() {
         }
     }
     assert!(
-        checked > 1000 && with_groups > 20,
+        checked > 1500 && with_groups > 20,
         "{checked} {with_groups}"
     );
 }
@@ -587,7 +633,11 @@ fn p_h_nearest_home_and_empty_board() {
         "0:0,0,72,72 1:0,0,0,0 2:0,0,0,0 3:0,0,0,0 turn:1 doubles:0"
     );
     // The log says why the turn passed, also when nothing could go back.
-    assert!(g.events().contains(&Event::Penalty { seat: 0 }), "{:?}", g.events());
+    assert!(
+        g.events().contains(&Event::Penalty { seat: 0 }),
+        "{:?}",
+        g.events()
+    );
 }
 
 /// P-H: only the third doubles logs a penalty (not a roll with no legal play).
@@ -599,7 +649,11 @@ fn p_h_penalty_event_only_for_third_doubles() {
     );
     g.set_roll(Roll::Dice([6, 3])).unwrap();
     assert!(g.is_chance_node());
-    assert!(!g.events().contains(&Event::Penalty { seat: 0 }), "{:?}", g.events());
+    assert!(
+        !g.events().contains(&Event::Penalty { seat: 0 }),
+        "{:?}",
+        g.events()
+    );
 }
 
 /// P-H option off: the third doubles is played normally.
