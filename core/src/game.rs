@@ -1058,10 +1058,11 @@ impl<R: RuleSystem> GameOf<R> {
     pub fn legal_steps_ref(&self) -> &[Step] {
         self.cache().steps.get_or_init(|| {
             let mut out: Vec<Step> = Vec::new();
-            // One step per position reached: two pieces on one square make two steps that
-            // differ in the piece's index alone (a position read back in the middle of a play
-            // may list such pieces apart).
-            let mut reached: Vec<R::State> = Vec::new();
+            // One step per position reached by one value: two pieces on one square make two
+            // steps that differ in the piece's index alone (a position read back in the middle
+            // of a play may list such pieces apart). The value counts: the state need not hold
+            // the values left (a backgammon checker borne off by either die).
+            let mut reached: Vec<(R::State, u8)> = Vec::new();
             let k = self.taken.len();
             for p in self.all_plays() {
                 if p.len() > k && p.starts_with(self.taken.steps()) {
@@ -1071,8 +1072,8 @@ impl<R: RuleSystem> GameOf<R> {
                     }
                     let mut t = self.current;
                     self.system().apply_step(&mut t, &s);
-                    if !reached.contains(&t) {
-                        reached.push(t);
+                    if !reached.contains(&(t, s.value)) {
+                        reached.push((t, s.value));
                         out.push(s);
                     }
                 }
