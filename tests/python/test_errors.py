@@ -4,6 +4,8 @@ option and quote at most a short excerpt of the input (issue #15)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from typing import Any, Callable, Type
 
 import pytest
@@ -195,3 +197,29 @@ def test_line_ups_and_rl_adapters_check_their_arguments_at_once() -> None:
 
     raises(pachisi.InvalidPlayerError, lambda: PachisiEnv(seat=7), "seat")
     raises(pachisi.InvalidPlayerError, lambda: PachisiEnv(opponents="nope"), "nope")
+
+
+def test_counts_beyond_the_machine_memory_fail_at_once() -> None:
+    # docs/PYTHON.md: `evaluate(rollouts=10**11)` and `tournament(deals=10**11)` are a
+    # ResourceError at once. The extension's allocator (mimalloc) used to grant such requests
+    # (terabytes of address space, never touched), so the call ran for hours instead; it now
+    # refuses a request above the machine's RAM plus swap. A subprocess, so that the old
+    # behaviour fails by its timeout instead of hanging the suite.
+    code = (
+        "import pachisi\n"
+        "g = pachisi.Game('backgammon', seed=1)\n"
+        "g.roll((3, 1))\n"
+        "for call in (lambda: g.evaluate(rollouts=10**11), lambda: g.hint(rollouts=10**11),\n"
+        "             lambda: pachisi.tournament('backgammon', ['greedy', 'random'], deals=10**11)):\n"
+        "    before = g.to_json()\n"
+        "    try:\n"
+        "        call()\n"
+        "    except pachisi.ResourceError as e:\n"
+        "        assert 'memory' in str(e), str(e)\n"
+        "    else:\n"
+        "        raise AssertionError('no ResourceError')\n"
+        "    assert g.to_json() == before\n"
+        "print('ok')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
