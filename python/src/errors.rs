@@ -297,3 +297,56 @@ impl<'py, T: IntRange> FromPyObject<'_, 'py> for Int<T> {
         int_value(&obj, "this argument", T::RANGE).map(Int)
     }
 }
+
+/// The name of an integer argument (and, when narrower than its type's, its range), for
+/// [`Named`]'s messages.
+pub trait ArgName {
+    /// The argument's name in the Python signature.
+    const NAME: &'static str;
+    /// The valid range in words, when narrower than the type's.
+    const RANGE: Option<&'static str> = None;
+}
+
+/// [`Int`] for an argument whose messages name it (`` `num_envs` must be an int ... ``): pyo3
+/// does not add the argument's name to an `InvalidArgumentError` (nor to this `TypeError`).
+#[derive(Copy, Clone, Debug)]
+pub struct Named<T, N>(pub T, pub std::marker::PhantomData<N>);
+
+impl<T, N> Named<T, N> {
+    /// A default value.
+    pub const fn new(value: T) -> Self {
+        Named(value, std::marker::PhantomData)
+    }
+}
+
+impl<'py, T: IntRange, N: ArgName> FromPyObject<'_, 'py> for Named<T, N> {
+    type Error = PyErr;
+    fn extract(obj: Borrowed<'_, 'py, PyAny>) -> PyResult<Named<T, N>> {
+        let range = N::RANGE.unwrap_or(T::RANGE);
+        int_value(&obj, &format!("`{}`", N::NAME), range).map(Named::new)
+    }
+}
+
+macro_rules! arg_names {
+    ($($ty:ident = $name:literal $(, $range:literal)?;)*) => {$(
+        #[doc = concat!("The argument `", $name, "`.")]
+        #[derive(Copy, Clone, Debug)]
+        pub struct $ty;
+        impl ArgName for $ty {
+            const NAME: &'static str = $name;
+            $(const RANGE: Option<&'static str> = Some($range);)?
+        }
+    )*};
+}
+
+arg_names! {
+    NumEnvs = "num_envs", "an int from 1 to 65536";
+    MaxDecisions = "max_decisions", "None or an int from 0 to 2**32 - 1";
+    Games = "games", "an int >= 0";
+    EvalEvery = "eval_every", "an int >= 0";
+    EvalDeals = "eval_deals", "an int >= 0";
+    Hidden = "hidden", "an int from 1 to 1024";
+    MaxPoints = "max_points", "None or an int from 0 to 2**32 - 1";
+    Action = "action";
+    SeatArg = "seat";
+}

@@ -223,3 +223,19 @@ def test_counts_beyond_the_machine_memory_fail_at_once() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
+
+
+def test_rl_and_train_integer_arguments_are_named() -> None:
+    # docs/PYTHON.md: messages name the argument. The RL classes' and train's integer arguments
+    # said "this argument must be an int from 0 to 2**64 - 1" (pyo3 adds no name to it).
+    g = pachisi.RlGame("backgammon", "step", 0)
+    raises(pachisi.InvalidArgumentError, lambda: pachisi.VecEnv("backgammon", -1), "`num_envs`", "65536")
+    raises(TypeError, lambda: pachisi.VecEnv("backgammon", 1.5), "`num_envs`")  # type: ignore[arg-type]
+    raises(pachisi.InvalidArgumentError, lambda: pachisi.VecEnv("backgammon", 2, max_decisions=-1),
+           "`max_decisions`")
+    raises(pachisi.InvalidArgumentError, lambda: g.apply_action(2**70), "`action`")
+    raises(pachisi.InvalidArgumentError, lambda: g.action_to_string(2**70), "`action`")
+    raises(pachisi.InvalidArgumentError, lambda: g.observation(2**70), "`seat`")
+    for name in ("games", "eval_every", "eval_deals", "hidden", "max_points"):
+        raises(pachisi.InvalidArgumentError, lambda: pachisi.train("backgammon", **{name: -1}),
+               f"`{name}`")
