@@ -264,7 +264,7 @@ impl<'py> FromPyObject<'_, 'py> for Seed {
     }
 }
 
-/// The range of an integer argument type, for [`Int`]'s error message.
+/// The range of an integer argument type, for [`Named`]'s error message.
 pub trait IntRange: TryFrom<i128> + Copy {
     /// The smallest and largest value, as text.
     const RANGE: &'static str;
@@ -285,19 +285,6 @@ impl IntRange for i64 {
     const RANGE: &'static str = "an int from -2**63 to 2**63 - 1";
 }
 
-/// An integer argument of type `T`: a `TypeError` for a non-int (bools too), an
-/// `InvalidArgumentError` when the value does not fit `T` (never an `OverflowError`, which
-/// pyo3's own integer arguments raise).
-#[derive(Copy, Clone, Debug)]
-pub struct Int<T>(pub T);
-
-impl<'py, T: IntRange> FromPyObject<'_, 'py> for Int<T> {
-    type Error = PyErr;
-    fn extract(obj: Borrowed<'_, 'py, PyAny>) -> PyResult<Int<T>> {
-        int_value(&obj, "this argument", T::RANGE).map(Int)
-    }
-}
-
 /// The name of an integer argument (and, when narrower than its type's, its range), for
 /// [`Named`]'s messages.
 pub trait ArgName {
@@ -307,8 +294,10 @@ pub trait ArgName {
     const RANGE: Option<&'static str> = None;
 }
 
-/// [`Int`] for an argument whose messages name it (`` `num_envs` must be an int ... ``): pyo3
-/// does not add the argument's name to an `InvalidArgumentError` (nor to this `TypeError`).
+/// An integer argument of type `T` whose messages name it (`` `num_envs` must be an int ... ``;
+/// pyo3 adds no name to them): a `TypeError` for a non-int (bools too), an
+/// `InvalidArgumentError` when the value does not fit `T` or the range of `N` (never an
+/// `OverflowError`, which pyo3's own integer arguments raise).
 #[derive(Copy, Clone, Debug)]
 pub struct Named<T, N>(pub T, pub std::marker::PhantomData<N>);
 
@@ -349,4 +338,23 @@ arg_names! {
     MaxPoints = "max_points", "None or an int from 0 to 2**32 - 1";
     Action = "action";
     SeatArg = "seat";
+}
+
+/// An index argument, as a list takes one: a `TypeError` for a non-int (bools too); any int,
+/// `None` inside when it is negative or too large for a `usize` (the caller's `IndexError`,
+/// never an `InvalidArgumentError` or `OverflowError`).
+#[derive(Copy, Clone, Debug)]
+pub struct Index(pub Option<usize>);
+
+impl<'py> FromPyObject<'_, 'py> for Index {
+    type Error = PyErr;
+    fn extract(obj: Borrowed<'_, 'py, PyAny>) -> PyResult<Index> {
+        if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
+            return Err(PyTypeError::new_err(format!(
+                "an index must be an int, got {}",
+                obj.get_type().name()?
+            )));
+        }
+        Ok(Index(obj.extract::<usize>().ok()))
+    }
 }

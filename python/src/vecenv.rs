@@ -4,7 +4,7 @@
 
 use crate::convert::{roll_from_py, roll_to_py};
 use crate::errors::{
-    Action, Int, Kind, MaxDecisions, Named, NumEnvs, SeatArg, Seed, guard, guard_ok, new_err,
+    Action, Index, Kind, MaxDecisions, Named, NumEnvs, SeatArg, Seed, guard, guard_ok, new_err,
 };
 use crate::players::PolicyArg;
 use crate::rules::rules_from;
@@ -299,8 +299,8 @@ impl PyVecEnv {
     }
 
     /// Game ``i`` as an ``RlGame`` (a copy).
-    fn game(&self, i: Int<i64>) -> PyResult<PyRlGame> {
-        match usize::try_from(i.0).ok().and_then(|i| self.env.game(i)) {
+    fn game(&self, i: Index) -> PyResult<PyRlGame> {
+        match i.0.and_then(|i| self.env.game(i)) {
             Some(g) => Ok(PyRlGame {
                 inner: g.clone_box(),
                 auto_chance: true,

@@ -239,3 +239,15 @@ def test_rl_and_train_integer_arguments_are_named() -> None:
     for name in ("games", "eval_every", "eval_deals", "hidden", "max_points"):
         raises(pachisi.InvalidArgumentError, lambda: pachisi.train("backgammon", **{name: -1}),
                f"`{name}`")
+
+
+def test_vecenv_game_index_is_an_index_error_as_for_a_list() -> None:
+    # docs/PYTHON.md: VecEnv.game(i) out of range is an IndexError, as for a list; an index past
+    # 2**63 was an InvalidArgumentError.
+    env = pachisi.VecEnv("backgammon", 2)
+    for i in (2, -1, 2**63, 2**70, -(2**70)):
+        with pytest.raises(IndexError):
+            env.game(i)
+    raises(TypeError, lambda: env.game(None), "int")  # type: ignore[arg-type]
+    raises(TypeError, lambda: env.game(True), "int")
+    assert env.game(1).position() == env.game(1).position()
