@@ -264,7 +264,7 @@ impl<'py> FromPyObject<'_, 'py> for Seed {
     }
 }
 
-/// The range of an integer argument type, for [`Int`]'s error message.
+/// The range of an integer argument type, for [`Named`]'s error message.
 pub trait IntRange: TryFrom<i128> + Copy {
     /// The smallest and largest value, as text.
     const RANGE: &'static str;
@@ -285,15 +285,76 @@ impl IntRange for i64 {
     const RANGE: &'static str = "an int from -2**63 to 2**63 - 1";
 }
 
-/// An integer argument of type `T`: a `TypeError` for a non-int (bools too), an
-/// `InvalidArgumentError` when the value does not fit `T` (never an `OverflowError`, which
-/// pyo3's own integer arguments raise).
-#[derive(Copy, Clone, Debug)]
-pub struct Int<T>(pub T);
+/// The name of an integer argument (and, when narrower than its type's, its range), for
+/// [`Named`]'s messages.
+pub trait ArgName {
+    /// The argument's name in the Python signature.
+    const NAME: &'static str;
+    /// The valid range in words, when narrower than the type's.
+    const RANGE: Option<&'static str> = None;
+}
 
-impl<'py, T: IntRange> FromPyObject<'_, 'py> for Int<T> {
+/// An integer argument of type `T` whose messages name it (`` `num_envs` must be an int ... ``;
+/// pyo3 adds no name to them): a `TypeError` for a non-int (bools too), an
+/// `InvalidArgumentError` when the value does not fit `T` or the range of `N` (never an
+/// `OverflowError`, which pyo3's own integer arguments raise).
+#[derive(Copy, Clone, Debug)]
+pub struct Named<T, N>(pub T, pub std::marker::PhantomData<N>);
+
+impl<T, N> Named<T, N> {
+    /// A default value.
+    pub const fn new(value: T) -> Self {
+        Named(value, std::marker::PhantomData)
+    }
+}
+
+impl<'py, T: IntRange, N: ArgName> FromPyObject<'_, 'py> for Named<T, N> {
     type Error = PyErr;
-    fn extract(obj: Borrowed<'_, 'py, PyAny>) -> PyResult<Int<T>> {
-        int_value(&obj, "this argument", T::RANGE).map(Int)
+    fn extract(obj: Borrowed<'_, 'py, PyAny>) -> PyResult<Named<T, N>> {
+        let range = N::RANGE.unwrap_or(T::RANGE);
+        int_value(&obj, &format!("`{}`", N::NAME), range).map(Named::new)
+    }
+}
+
+macro_rules! arg_names {
+    ($($ty:ident = $name:literal $(, $range:literal)?;)*) => {$(
+        #[doc = concat!("The argument `", $name, "`.")]
+        #[derive(Copy, Clone, Debug)]
+        pub struct $ty;
+        impl ArgName for $ty {
+            const NAME: &'static str = $name;
+            $(const RANGE: Option<&'static str> = Some($range);)?
+        }
+    )*};
+}
+
+arg_names! {
+    NumEnvs = "num_envs", "an int from 1 to 65536";
+    MaxDecisions = "max_decisions", "None or an int from 0 to 2**32 - 1";
+    Games = "games", "an int >= 0";
+    EvalEvery = "eval_every", "an int >= 0";
+    EvalDeals = "eval_deals", "an int >= 0";
+    Hidden = "hidden", "an int from 1 to 1024";
+    MaxPoints = "max_points", "None or an int from 0 to 2**32 - 1";
+    Action = "action";
+    SeatArg = "seat";
+}
+
+/// An index argument, as a list takes one: a `TypeError` for a non-int (bools too); any int,
+/// `None` inside when it is negative or too large for a `usize` (the caller's `IndexError`,
+/// never an `InvalidArgumentError` or `OverflowError`).
+#[derive(Copy, Clone, Debug)]
+pub struct Index(pub Option<usize>);
+
+impl<'py> FromPyObject<'_, 'py> for Index {
+    type Error = PyErr;
+    fn extract(obj: Borrowed<'_, 'py, PyAny>) -> PyResult<Index> {
+        if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
+            return Err(PyTypeError::new_err(format!(
+                "an index must be an int, got {}",
+                obj.get_type().name()?
+            )));
+        }
+        Ok(Index(obj.extract::<usize>().ok()))
     }
 }

@@ -1,6 +1,8 @@
 //! Training learned (`td`) players from Python, and reading their weights files.
 
-use crate::errors::{Int, Seed, guard, threads_arg};
+use crate::errors::{
+    EvalDeals, EvalEvery, Games, Hidden, MaxPoints, Named, Seed, guard, threads_arg,
+};
 use pachisi::nn::Network;
 use pachisi::players::{PlayerKind, PlayerSpec, TrainOptions, Trainer};
 use pyo3::prelude::*;
@@ -34,8 +36,8 @@ fn read_network(path: &str) -> pachisi::Result<Network> {
 
 /// Trains a network by self-play TD(λ) (see `pachisi.train`); returns the learning curve.
 #[pyfunction]
-#[pyo3(signature = (preset, games=Int(1000), seed=Seed(1), threads=None, out=None, resume=None,
-                    eval_every=Int(1000), eval_deals=Int(200), hidden=Int(40), alpha=0.1, lambda_=0.7,
+#[pyo3(signature = (preset, games=Named::new(1000), seed=Seed(1), threads=None, out=None, resume=None,
+                    eval_every=Named::new(1000), eval_deals=Named::new(200), hidden=Named::new(40), alpha=0.1, lambda_=0.7,
                     opponent=None, progress=false, encoding="features", max_points=None,
                     discount=1.0),
        text_signature = "(preset, games=1000, seed=1, threads=None, out=None, resume=None, \
@@ -46,20 +48,20 @@ fn read_network(path: &str) -> pachisi::Result<Network> {
 pub fn train_raw<'py>(
     py: Python<'py>,
     preset: &str,
-    games: Int<u64>,
+    games: Named<u64, Games>,
     seed: Seed,
     threads: Option<&Bound<'py, PyAny>>,
     out: Option<String>,
     resume: Option<String>,
-    eval_every: Int<u64>,
-    eval_deals: Int<usize>,
-    hidden: Int<usize>,
+    eval_every: Named<u64, EvalEvery>,
+    eval_deals: Named<usize, EvalDeals>,
+    hidden: Named<usize, Hidden>,
     alpha: f32,
     lambda_: f32,
     opponent: Option<String>,
     progress: bool,
     encoding: &str,
-    max_points: Option<Int<u32>>,
+    max_points: Option<Named<u32, MaxPoints>>,
     discount: f32,
 ) -> PyResult<Vec<Bound<'py, PyDict>>> {
     let (games, eval_every, eval_deals, hidden) = (games.0, eval_every.0, eval_deals.0, hidden.0);

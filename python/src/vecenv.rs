@@ -3,7 +3,9 @@
 //! Gymnasium, PettingZoo and OpenSpiel adapters are written on).
 
 use crate::convert::{roll_from_py, roll_to_py};
-use crate::errors::{Int, Kind, Seed, guard, guard_ok, new_err};
+use crate::errors::{
+    Action, Index, Kind, MaxDecisions, Named, NumEnvs, SeatArg, Seed, guard, guard_ok, new_err,
+};
 use crate::players::PolicyArg;
 use crate::rules::rules_from;
 use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
@@ -132,10 +134,10 @@ impl PyVecEnv {
     fn new(
         py: Python<'_>,
         preset: &Bound<'_, PyAny>,
-        num_envs: Int<usize>,
+        num_envs: Named<usize, NumEnvs>,
         seed: Seed,
         encoding: &str,
-        max_decisions: Option<Int<u32>>,
+        max_decisions: Option<Named<u32, MaxDecisions>>,
         observation: &str,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
@@ -297,8 +299,8 @@ impl PyVecEnv {
     }
 
     /// Game ``i`` as an ``RlGame`` (a copy).
-    fn game(&self, i: Int<i64>) -> PyResult<PyRlGame> {
-        match usize::try_from(i.0).ok().and_then(|i| self.env.game(i)) {
+    fn game(&self, i: Index) -> PyResult<PyRlGame> {
+        match i.0.and_then(|i| self.env.game(i)) {
             Some(g) => Ok(PyRlGame {
                 inner: g.clone_box(),
                 auto_chance: true,
@@ -473,7 +475,7 @@ impl PyRlGame {
         PyArray1::from_vec(py, m)
     }
     /// Applies a legal action id (``IllegalMoveError`` otherwise, the game unchanged).
-    fn apply_action(&mut self, action: Int<i64>) -> PyResult<()> {
+    fn apply_action(&mut self, action: Named<i64, Action>) -> PyResult<()> {
         let action = action.0;
         if action < 0 {
             return Err(new_err(
@@ -488,12 +490,12 @@ impl PyRlGame {
     fn observation<'py>(
         &self,
         py: Python<'py>,
-        seat: Option<Int<i64>>,
+        seat: Option<Named<i64, SeatArg>>,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let seat = match seat {
             None => self.inner.current_player(),
-            Some(Int(s)) if (0..i64::from(self.inner.seats())).contains(&s) => s as u8,
-            Some(Int(s)) => {
+            Some(Named(s, _)) if (0..i64::from(self.inner.seats())).contains(&s) => s as u8,
+            Some(Named(s, _)) => {
                 return Err(new_err(
                     Kind::InvalidPlayer,
                     format!("no seat {s} (seats 0..{})", self.inner.seats()),
@@ -509,7 +511,7 @@ impl PyRlGame {
         self.inner.returns()
     }
     /// A description of an action id in the current position.
-    fn action_to_string(&self, action: Int<i64>) -> PyResult<String> {
+    fn action_to_string(&self, action: Named<i64, Action>) -> PyResult<String> {
         let n = self.inner.num_actions();
         match usize::try_from(action.0) {
             Ok(a) if a < n => Ok(self.inner.action_to_string(a)),

@@ -4,6 +4,8 @@ option and quote at most a short excerpt of the input (issue #15)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from typing import Any, Callable, Type
 
 import pytest
@@ -195,3 +197,57 @@ def test_line_ups_and_rl_adapters_check_their_arguments_at_once() -> None:
 
     raises(pachisi.InvalidPlayerError, lambda: PachisiEnv(seat=7), "seat")
     raises(pachisi.InvalidPlayerError, lambda: PachisiEnv(opponents="nope"), "nope")
+
+
+def test_counts_beyond_the_machine_memory_fail_at_once() -> None:
+    # docs/PYTHON.md: `evaluate(rollouts=10**11)` and `tournament(deals=10**11)` are a
+    # ResourceError at once. The extension's allocator (mimalloc) used to grant such requests
+    # (terabytes of address space, never touched), so the call ran for hours instead; it now
+    # refuses a request above the machine's RAM plus swap. A subprocess, so that the old
+    # behaviour fails by its timeout instead of hanging the suite.
+    code = (
+        "import pachisi\n"
+        "g = pachisi.Game('backgammon', seed=1)\n"
+        "g.roll((3, 1))\n"
+        "for call in (lambda: g.evaluate(rollouts=10**11), lambda: g.hint(rollouts=10**11),\n"
+        "             lambda: pachisi.tournament('backgammon', ['greedy', 'random'], deals=10**11)):\n"
+        "    before = g.to_json()\n"
+        "    try:\n"
+        "        call()\n"
+        "    except pachisi.ResourceError as e:\n"
+        "        assert 'memory' in str(e), str(e)\n"
+        "    else:\n"
+        "        raise AssertionError('no ResourceError')\n"
+        "    assert g.to_json() == before\n"
+        "print('ok')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
+
+
+def test_rl_and_train_integer_arguments_are_named() -> None:
+    # docs/PYTHON.md: messages name the argument. The RL classes' and train's integer arguments
+    # said "this argument must be an int from 0 to 2**64 - 1" (pyo3 adds no name to it).
+    g = pachisi.RlGame("backgammon", "step", 0)
+    raises(pachisi.InvalidArgumentError, lambda: pachisi.VecEnv("backgammon", -1), "`num_envs`", "65536")
+    raises(TypeError, lambda: pachisi.VecEnv("backgammon", 1.5), "`num_envs`")  # type: ignore[arg-type]
+    raises(pachisi.InvalidArgumentError, lambda: pachisi.VecEnv("backgammon", 2, max_decisions=-1),
+           "`max_decisions`")
+    raises(pachisi.InvalidArgumentError, lambda: g.apply_action(2**70), "`action`")
+    raises(pachisi.InvalidArgumentError, lambda: g.action_to_string(2**70), "`action`")
+    raises(pachisi.InvalidArgumentError, lambda: g.observation(2**70), "`seat`")
+    for name in ("games", "eval_every", "eval_deals", "hidden", "max_points"):
+        raises(pachisi.InvalidArgumentError, lambda: pachisi.train("backgammon", **{name: -1}),
+               f"`{name}`")
+
+
+def test_vecenv_game_index_is_an_index_error_as_for_a_list() -> None:
+    # docs/PYTHON.md: VecEnv.game(i) out of range is an IndexError, as for a list; an index past
+    # 2**63 was an InvalidArgumentError.
+    env = pachisi.VecEnv("backgammon", 2)
+    for i in (2, -1, 2**63, 2**70, -(2**70)):
+        with pytest.raises(IndexError):
+            env.game(i)
+    raises(TypeError, lambda: env.game(None), "int")  # type: ignore[arg-type]
+    raises(TypeError, lambda: env.game(True), "int")
+    assert env.game(1).position() == env.game(1).position()

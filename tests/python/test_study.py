@@ -222,6 +222,36 @@ def test_plots(tmp_path: Path) -> None:
     assert r.paths["heatmap"].stat().st_size > 10_000
 
 
+def test_plots_leave_the_matplotlib_backend_alone(tmp_path: Path) -> None:
+    # A study in a notebook used to call matplotlib.use("Agg"), so the notebook's own plots stopped
+    # showing after it; the charts (and plot_learning_curve) now draw on bare Figures. In a
+    # subprocess, so that the backend chosen here touches no other test.
+    pytest.importorskip("matplotlib")
+    spec = small_spec(tmp_path)
+    spec["outputs"] = {"dir": str(tmp_path), "heatmap": {"x": "capture_bonus", "y": "seats"}}
+    spec["variants"] = [{"preset": "parcheesi", "seats": [2, 3],
+                         "grid": {"capture_bonus": [10, 20]}}]
+    spec["lineups"] = [{"name": "random", "players": "random"}]
+    curve = tmp_path / "curve.csv"
+    curve.write_text("games,win_rate,ci_low,ci_high,fair\n0,0.4,0.3,0.5,0.5\n100,0.6,0.5,0.7,0.5\n")
+    code = (
+        "import json, sys, matplotlib\n"
+        "matplotlib.use('svg')\n"
+        "import pachisi\n"
+        "r = pachisi.study(json.loads(sys.argv[1]))\n"
+        "pachisi.plot_learning_curve(sys.argv[2], sys.argv[3])\n"
+        "print(matplotlib.get_backend(), r.paths['plot'].stat().st_size,\n"
+        "      r.paths['heatmap'].stat().st_size)\n"
+    )
+    png = tmp_path / "curve.png"
+    out = subprocess.run([sys.executable, "-c", code, json.dumps(spec), str(curve), str(png)],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    backend, plot, heatmap = out.stdout.split()
+    assert backend == "svg" and int(plot) > 10_000 and int(heatmap) > 5_000
+    assert png.read_bytes()[:4] == b"\x89PNG"
+
+
 def test_progress_plain_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pachisi.study(small_spec(tmp_path), chunk=100, progress="plain")
     err = capsys.readouterr().err

@@ -170,10 +170,12 @@ class SimulationResult:
 
     @property
     def variant(self) -> str:
+        """The preset of the rules played (``"parcheesi"``, ...)."""
         return self.rules.variant
 
     @property
     def games_per_second(self) -> float:
+        """Games simulated per second of wall time."""
         return self.games / self.seconds if self.seconds > 0 else float("inf")
 
     def wins(self) -> np.ndarray:
@@ -541,10 +543,12 @@ class TournamentResult:
 
     @property
     def variant(self) -> str:
+        """The preset of the rules played (``"parcheesi"``, ...)."""
         return self.rules.variant
 
     @property
     def games(self) -> int:
+        """The number of games played (deals times rotations)."""
         return int(self.winners.shape[0])
 
     def standing(self, player: Union[str, Dict[str, Any]]) -> Dict[str, Any]:
@@ -727,10 +731,9 @@ def plot_learning_curve(csv_path: str, png_path: str, title: Optional[str] = Non
     import csv
 
     try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        # A bare Figure, not pyplot: the process's backend stays as it is (a notebook keeps its
+        # inline plots) and no display is needed.
+        from matplotlib.figure import Figure
     except ImportError as e:
         raise ImportError(
             'plot_learning_curve needs matplotlib: pip install "pachisi[analysis]"'
@@ -740,7 +743,8 @@ def plot_learning_curve(csv_path: str, png_path: str, title: Optional[str] = Non
     if not rows:
         raise InvalidArgumentError(f"invalid argument: `{csv_path}` has no curve rows")
     g = [r["games"] for r in rows]
-    fig, ax = plt.subplots(figsize=(6, 3.5))
+    fig = Figure(figsize=(6, 3.5))
+    ax = fig.subplots()
     ax.plot(g, [r["win_rate"] for r in rows], label="td vs greedy")
     ax.fill_between(g, [r["ci_low"] for r in rows], [r["ci_high"] for r in rows], alpha=0.3,
                     label="95% interval")
@@ -752,4 +756,3 @@ def plot_learning_curve(csv_path: str, png_path: str, title: Optional[str] = Non
     ax.legend(loc="lower right")
     fig.tight_layout()
     fig.savefig(png_path, dpi=100)
-    plt.close(fig)

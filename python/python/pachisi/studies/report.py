@@ -24,18 +24,33 @@ LINEUP_MARKERS = ["o", "D", "s", "^", "v", "P"]
 MAX_CHART_CELLS = 60
 
 
+class _Figures:
+    """The two pyplot calls the charts use (``subplots``, ``close``) on a bare
+    ``matplotlib.figure.Figure``: no pyplot, so drawing a chart leaves the process's matplotlib
+    backend alone (selecting ``Agg`` would stop a notebook's inline plots) and works headless."""
+
+    def __init__(self, figure: Any) -> None:
+        self._figure = figure
+
+    def subplots(self, nrows: int = 1, ncols: int = 1, *, figsize: Any = None,
+                 constrained_layout: bool = False, **kwargs: Any) -> Tuple[Any, Any]:
+        fig = self._figure(figsize=figsize, constrained_layout=constrained_layout)
+        return fig, fig.subplots(nrows, ncols, **kwargs)
+
+    @staticmethod
+    def close(fig: Any) -> None:
+        """Nothing to do: no pyplot keeps the figure."""
+
+
 def _pyplot() -> Any:
     try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        from matplotlib.figure import Figure
     except ImportError:
         raise ImportError(
             'study plots need matplotlib: pip install "pachisi[analysis]" (or set '
             "outputs.plot = false)"
         ) from None
-    return plt
+    return _Figures(Figure)
 
 
 def _cells(rows: Sequence[Dict[str, Any]]) -> Dict[int, List[Dict[str, Any]]]:
