@@ -1212,7 +1212,8 @@ pachisi_result pachisi_game_log_text(const struct pachisi_game *game,
  * The picture shows every piece, the safe squares (castles) of the game's rules, the last play
  * as arrows along the squares each piece passed, a legend of the seats' colours and teams, the
  * pending roll (dice faces or cowries) and a caption; backgammon is drawn from the side of the
- * seat to move, with both pip counts. A `size` below 50, or not finite, draws 560 pixels wide.
+ * seat to move, with both pip counts. A `size` below 50, above 1,000,000, or not finite, draws
+ * 560 pixels wide.
  */
 pachisi_result pachisi_game_svg(const struct pachisi_game *game,
                                 double size,

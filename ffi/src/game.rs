@@ -706,7 +706,8 @@ pub unsafe extern "C" fn pachisi_game_log_text(
 /// The picture shows every piece, the safe squares (castles) of the game's rules, the last play
 /// as arrows along the squares each piece passed, a legend of the seats' colours and teams, the
 /// pending roll (dice faces or cowries) and a caption; backgammon is drawn from the side of the
-/// seat to move, with both pip counts. A `size` below 50, or not finite, draws 560 pixels wide.
+/// seat to move, with both pip counts. A `size` below 50, above 1,000,000, or not finite, draws
+/// 560 pixels wide.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn pachisi_game_svg(
     game: *const pachisi_game,
