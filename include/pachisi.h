@@ -141,7 +141,8 @@ enum pachisi_result
     PACHISI_RESULT_INVALID_PLAYER = 9,
     /**
      * An argument out of its range that is not a rules option: `threads` above
-     * `PACHISI_MAX_THREADS`.
+     * `PACHISI_MAX_THREADS`, a `games` count no array of records can hold, the length of a
+     * string input (`_n` calls) above `PTRDIFF_MAX`.
      */
     PACHISI_RESULT_INVALID_ARGUMENT = 10,
     /**
