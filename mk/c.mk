@@ -197,6 +197,8 @@ c-cxx-too-old: $(C_HEADERS)
 	@grep -q 'pachisi.hpp needs C++11' $(C_BUILD)/cxx03.log \
 		|| { cat $(C_BUILD)/cxx03.log; echo "FAILED: no clear #error for C++03"; exit 1; }
 	@echo "C++03: pachisi.hpp stops with: $$(grep -o 'pachisi.hpp needs C++11[^"]*' $(C_BUILD)/cxx03.log | head -n 1)"
+	@! grep -q 'older C++, include pachisi.h' $(C_BUILD)/cxx03.log \
+		|| { echo "FAILED: the #error sends C++03 to pachisi.h, which needs C++11 too"; exit 1; }
 
 ## pachisi.h alone, in the oldest standards it supports (C99, C++11) and the newer ones, with the
 ## strict warnings a C or C++ project may build with.
