@@ -45,7 +45,7 @@
 #endif
 
 #if PACHISI_HPP_CPLUSPLUS < 201103L
-#error "pachisi.hpp needs C++11 or later (compile with -std=c++11 or newer); from C or older C++, include pachisi.h"
+#error "pachisi.hpp needs C++11 or later (compile with -std=c++11 or newer), as pachisi.h does when included from C++"
 #endif
 
 // 1 when exceptions are enabled (the throwing API is compiled); define it to 0 to leave that

@@ -83,7 +83,7 @@ C_ASAN_ENV := RUST_BACKTRACE=0 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: header header-check test-c c-tools c-libs c-programs c-pkgconfig c-clean c-symbols \
-	c-variants c-package install
+	c-variants c-package install c-header-standards c-doc-examples
 
 ## Install what the C side needs, only when missing.
 c-tools:
@@ -197,11 +197,39 @@ c-cxx-too-old: $(C_HEADERS)
 	@grep -q 'pachisi.hpp needs C++11' $(C_BUILD)/cxx03.log \
 		|| { cat $(C_BUILD)/cxx03.log; echo "FAILED: no clear #error for C++03"; exit 1; }
 	@echo "C++03: pachisi.hpp stops with: $$(grep -o 'pachisi.hpp needs C++11[^"]*' $(C_BUILD)/cxx03.log | head -n 1)"
+	@! grep -q 'older C++, include pachisi.h' $(C_BUILD)/cxx03.log \
+		|| { echo "FAILED: the #error sends C++03 to pachisi.h, which needs C++11 too"; exit 1; }
+
+## pachisi.h alone, in the oldest standards it supports (C99, C++11) and the newer ones, with the
+## strict warnings a C or C++ project may build with.
+c-header-standards: $(C_HEADERS)
+	@set -e; for std in c99 c11 c17 c2x; do \
+		echo '#include "pachisi.h"' | $(CC) -std=$$std $(C_WARNINGS) -Wundef -fsyntax-only -Iinclude -x c - \
+			|| { echo "FAILED: pachisi.h as $$std"; exit 1; }; \
+	done; for std in c++11 c++17 c++20; do \
+		echo '#include "pachisi.h"' | $(CXX) -std=$$std $(C_WARNINGS) -fsyntax-only -Iinclude -x c++ - \
+			|| { echo "FAILED: pachisi.h as $$std"; exit 1; }; \
+	done; echo "pachisi.h: compiles alone as C99, C11, C17, C2x, C++11, C++17, C++20"
+
+## The docs' C quick starts (README.md, docs/C_API.md) compile with the tests' warnings, run clean
+## under valgrind, and end with a winning seat or "no winner" (tests/c/doc_examples.py).
+C_DOC_BUILD := $(C_BUILD)/doc
+c-doc-examples: $(C_HEADERS) $(C_SHARED)
+	@python3 tests/c/doc_examples.py > /dev/null
+	@set -e; for name in readme_quick c_api_quick; do \
+		$(CC) $(C_FLAGS) $(C_DOC_BUILD)/$$name.c -o $(C_DOC_BUILD)/$$name $(C_LINK_SHARED); \
+		$(C_VALGRIND) $(C_DOC_BUILD)/$$name > $(C_DOC_BUILD)/$$name.log 2>&1 \
+			|| { cat $(C_DOC_BUILD)/$$name.log; echo "FAILED: $$name (valgrind)"; exit 1; }; \
+		last=$$(tail -n 1 $(C_DOC_BUILD)/$$name.log); \
+		echo "$$last" | grep -Eqx 'seat [0-3] wins|no winner' \
+			|| { echo "FAILED: $$name ends with '$$last'"; exit 1; }; \
+		echo "== doc example $$name: $$last"; \
+	done
 
 ## Everything C: header check, examples and tests; the shared-library builds under valgrind, the
 ## static-library builds natively and (tests) under AddressSanitizer + UBSan: the same code, so one
 ## memory checker per build keeps the run short.
-test-c: c-tools header-check c-symbols c-cxx-too-old c-programs
+test-c: c-tools header-check c-symbols c-cxx-too-old c-header-standards c-doc-examples c-programs
 	@set -e; \
 	printf '0\n\n7\nq\n' > $(C_BUILD)/stdin.txt; \
 	args_of() { case "$$1" in *test_scenarios) echo "$(C_SCENARIOS)";; *simulate) echo 40;; \

@@ -41,7 +41,8 @@ pub enum pachisi_result {
     /// A player spec that names no player, or a parameter a player does not have or cannot take.
     InvalidPlayer = 9,
     /// An argument out of its range that is not a rules option: `threads` above
-    /// `PACHISI_MAX_THREADS`.
+    /// `PACHISI_MAX_THREADS`, a `games` count no array of records can hold, the length of a
+    /// string input (`_n` calls) above `PTRDIFF_MAX`.
     InvalidArgument = 10,
     /// A simulation stopped because its progress callback returned nonzero; nothing was written.
     Cancelled = 11,

@@ -473,8 +473,10 @@ pub unsafe extern "C" fn pachisi_game_from_rules_json_n(
 }
 
 /// A game of `rules` from a position in the variant's notation (what `pachisi_game_position`
-/// writes). If the position is at a decision node with no legal play, the roll is forfeited at
-/// once, as in play.
+/// writes; in Family Pachisi and backgammon only with no step of a play taken: see
+/// `pachisi_game_position`).
+/// If the position is at a decision node with no legal play, the roll is forfeited at once, as
+/// in play.
 ///
 /// - `rules`: borrowed for the call. `position`: NUL-terminated, borrowed for the call.
 /// - `out`: receives a new caller-owned handle on success; release with `pachisi_game_free`.
@@ -667,7 +669,11 @@ pub unsafe extern "C" fn pachisi_game_rules(
 }
 
 /// Copies the current position in the variant's notation into `buf` (string output as for
-/// `pachisi_game_to_json`). With steps of an unfinished play taken, they are applied.
+/// `pachisi_game_to_json`). With steps of an unfinished play taken, they are applied. The
+/// notations of Family Pachisi and backgammon have no field for the part of the roll left, so
+/// there such a text shows the whole roll and is no position to continue from
+/// (`pachisi_game_from_position` refuses it, or reads it as the start of a play of the whole
+/// roll); `pachisi_game_to_json` saves any game part-way through a play.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn pachisi_game_position(
     game: *const pachisi_game,
@@ -700,7 +706,8 @@ pub unsafe extern "C" fn pachisi_game_log_text(
 /// The picture shows every piece, the safe squares (castles) of the game's rules, the last play
 /// as arrows along the squares each piece passed, a legend of the seats' colours and teams, the
 /// pending roll (dice faces or cowries) and a caption; backgammon is drawn from the side of the
-/// seat to move, with both pip counts. A `size` below 50, or not finite, draws 560 pixels wide.
+/// seat to move, with both pip counts. A `size` below 50, above 1,000,000, or not finite, draws
+/// 560 pixels wide.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn pachisi_game_svg(
     game: *const pachisi_game,

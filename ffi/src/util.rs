@@ -35,7 +35,7 @@ pub(crate) unsafe fn read_str_n<'a>(
     }
     if len > isize::MAX as usize {
         return Err(Failure::new(
-            pachisi_result::IndexOutOfRange,
+            pachisi_result::InvalidArgument,
             format!("`{what}` length {len} is larger than any object"),
         ));
     }

@@ -234,7 +234,33 @@ static void test_pointer_and_length_inputs(void) {
     EXPECT_STATUS(pachisi_game_from_preset_n("\xff\xfe", 2, NULL, 0, 1, &none),
                   PACHISI_RESULT_INVALID_UTF8);
     CHECK(none == NULL);
+    /* A length above PTRDIFF_MAX (no object is that long) is an argument out of range, refused
+     * before anything is read (it was INDEX_OUT_OF_RANGE, which the header gives for indices
+     * only). */
+    const size_t huge = SIZE_MAX;
+    pachisi_rules *no_rules = NULL;
     pachisi_policy *p = NULL;
+    char *before = game_json(h);
+    EXPECT_STATUS(pachisi_game_from_preset_n("parcheesi", huge, NULL, 0, 1, &none),
+                  PACHISI_RESULT_INVALID_ARGUMENT);
+    EXPECT_STATUS(pachisi_game_from_preset_n("parcheesi", 9, "{}", huge, 1, &none),
+                  PACHISI_RESULT_INVALID_ARGUMENT);
+    EXPECT_STATUS(pachisi_rules_from_preset_n("parcheesi", huge, NULL, 0, &no_rules),
+                  PACHISI_RESULT_INVALID_ARGUMENT);
+    EXPECT_STATUS(pachisi_rules_from_json_n("{}", huge, &no_rules),
+                  PACHISI_RESULT_INVALID_ARGUMENT);
+    EXPECT_STATUS(pachisi_game_from_json_n("{}", huge, &none), PACHISI_RESULT_INVALID_ARGUMENT);
+    EXPECT_STATUS(pachisi_game_from_rules_json_n("{}", huge, 1, &none),
+                  PACHISI_RESULT_INVALID_ARGUMENT);
+    EXPECT_STATUS(pachisi_game_from_position_n(bg, "x", huge, 1, &none),
+                  PACHISI_RESULT_INVALID_ARGUMENT);
+    EXPECT_STATUS(pachisi_game_play_notation_n(h, "8/5", huge), PACHISI_RESULT_INVALID_ARGUMENT);
+    EXPECT_STATUS(pachisi_policy_new_n("greedy", huge, 1, &p), PACHISI_RESULT_INVALID_ARGUMENT);
+    CHECK(none == NULL && no_rules == NULL && p == NULL);
+    char *after = game_json(h);
+    CHECK(before && after && !strcmp(before, after));
+    free(before);
+    free(after);
     EXPECT_OK(pachisi_policy_new_n("greedy, or not", 6, 1, &p));
     pachisi_policy_free(p);
     free(json);

@@ -10,6 +10,7 @@
  */
 #include "check.h"
 
+#include <float.h>
 #include <math.h>
 
 #define DEEP_CHECK_DECISIONS 25 /* per game; then the game is played out with lighter checks */
@@ -405,12 +406,17 @@ static void test_svg(const char *preset) {
     CHECK(occurrences(svg, "class=\"legend\"") == seats);
     free(svg);
 
-    /* A width that is not a number draws at the default width. */
-    EXPECT_STATUS(pachisi_game_svg(g, NAN, NULL, 0, &needed), PACHISI_RESULT_BUFFER_TOO_SMALL);
-    svg = (char *)malloc(needed);
-    if (svg) {
-        EXPECT_OK(pachisi_game_svg(g, NAN, svg, needed, &written));
-        CHECK(svg_well_formed(svg) && strstr(svg, "width=\"560\"") != NULL);
+    /* A width that is not a number, or beyond the largest (a million pixels: near DBL_MAX the
+     * coordinates overflowed to "inf"), draws at the default width; the largest is drawn. */
+    const double odd[] = {NAN, 1.0e6 + 1.0, 1.0e20, DBL_MAX, 1.0e6};
+    for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++) {
+        EXPECT_STATUS(pachisi_game_svg(g, odd[i], NULL, 0, &needed),
+                      PACHISI_RESULT_BUFFER_TOO_SMALL);
+        svg = (char *)malloc(needed);
+        if (!svg) continue;
+        EXPECT_OK(pachisi_game_svg(g, odd[i], svg, needed, &written));
+        CHECK(svg_well_formed(svg) && !strstr(svg, "inf") && !strstr(svg, "NaN"));
+        CHECK(strstr(svg, odd[i] == 1.0e6 ? "width=\"1000000\"" : "width=\"560\"") != NULL);
         free(svg);
     }
     CHECK(same_text(before, game_json(g))); /* drawing changes nothing */

@@ -327,6 +327,64 @@ static void check_truncation_and_bytes(void) {
     pachisi_rules_free(r);
 }
 
+/* Part-way through a play (one step taken) the game JSON restores the game with the same legal
+ * plays in every preset, and so does the position text wherever the notation shows the part of
+ * the roll left: Parcheesi and Online Pachisi (Family Pachisi's and backgammon's show the whole
+ * roll: pachisi_game_position's comment in pachisi.h; Classic Pachisi has one step a play). */
+static void check_mid_play_positions(const char *preset, uint64_t seed) {
+    pachisi_game *g = NULL;
+    EXPECT_OK(pachisi_game_from_preset(preset, NULL, seed, &g));
+    if (!g) return;
+    pachisi_rules *rules = NULL;
+    EXPECT_OK(pachisi_game_rules(g, &rules));
+    int whole_roll = !strcmp(preset, "pachisi-family") || !strcmp(preset, "backgammon");
+    int checked = 0;
+    for (int k = 0; k < 2000 && checked < 10; k++) {
+        pachisi_node node;
+        EXPECT_OK(pachisi_game_node(g, &node));
+        if (node == PACHISI_NODE_OVER) break;
+        if (node == PACHISI_NODE_CHANCE) {
+            EXPECT_OK(pachisi_game_roll(g, NULL));
+            continue;
+        }
+        pachisi_game *mid = NULL;
+        EXPECT_OK(pachisi_game_clone(g, &mid));
+        size_t taken = 0, plays = 0, again = 0;
+        pachisi_step steps[PACHISI_MAX_STEPS];
+        if (mid && pachisi_game_step_index(mid, 0) == PACHISI_RESULT_OK &&
+            pachisi_game_node(mid, &node) == PACHISI_RESULT_OK && node == PACHISI_NODE_DECISION &&
+            pachisi_game_taken_steps(mid, steps, PACHISI_MAX_STEPS, &taken) == PACHISI_RESULT_OK &&
+            taken == 1) {
+            checked++;
+            EXPECT_OK(pachisi_game_legal_play_count(mid, &plays));
+            char *json = game_json(mid);
+            pachisi_game *back = NULL;
+            EXPECT_OK(pachisi_game_from_json(json ? json : "", &back));
+            EXPECT_OK(pachisi_game_legal_play_count(back, &again));
+            CHECK(again == plays);
+            pachisi_game_free(back);
+            back = NULL;
+            free(json);
+            char *position = game_position(mid);
+            pachisi_result st = pachisi_game_from_position(rules, position ? position : "", 1, &back);
+            if (!whole_roll) {
+                CHECK(st == PACHISI_RESULT_OK);
+                again = 0;
+                EXPECT_OK(pachisi_game_legal_play_count(back, &again));
+                CHECK(again == plays);
+            }
+            pachisi_game_free(back);
+            free(position);
+        }
+        pachisi_game_free(mid);
+        size_t count = 0;
+        EXPECT_OK(pachisi_game_legal_play_count(g, &count));
+        EXPECT_OK(pachisi_game_play(g, (size_t)k % (count ? count : 1)));
+    }
+    pachisi_rules_free(rules);
+    pachisi_game_free(g);
+}
+
 int main(void) {
     size_t variants = pachisi_variant_count();
     for (size_t v = 0; v < variants; v++) {
@@ -335,6 +393,7 @@ int main(void) {
         EXPECT_OK(pachisi_variant_name(v, name, sizeof name, &written));
         check_options(name);
         play_preset(name, 3 + v);
+        check_mid_play_positions(name, 1 + v);
     }
     check_misuse();
     check_truncation_and_bytes();

@@ -28,6 +28,11 @@ pub const DEFAULT_SIZE: f64 = 560.0;
 /// The smallest width drawn; a smaller, negative or non-finite width gives [`DEFAULT_SIZE`].
 pub const MIN_SIZE: f64 = 50.0;
 
+/// The largest width drawn (a million pixels); a larger one gives [`DEFAULT_SIZE`] too. Near
+/// `f64::MAX` the picture's coordinates overflowed to `inf` (no valid SVG), and long before that
+/// they were printed with hundreds of digits.
+pub const MAX_SIZE: f64 = 1.0e6;
+
 impl Game {
     /// The board as a standalone SVG document `size` pixels wide.
     ///
@@ -37,7 +42,7 @@ impl Game {
     /// teams), the pending roll as dice faces or cowries, and a caption (variant, whose turn,
     /// the result). Backgammon is drawn from the side of the seat to move, with both pip counts.
     ///
-    /// A `size` below [`MIN_SIZE`], or not finite, draws at
+    /// A `size` below [`MIN_SIZE`], above [`MAX_SIZE`], or not finite, draws at
     /// [`DEFAULT_SIZE`]. Needs the `svg` feature (on by default).
     ///
     /// ```
@@ -52,7 +57,7 @@ impl Game {
     /// assert!(classic.svg(f64::NAN).contains("width=\"560\"")); // the default size
     /// ```
     pub fn svg(&self, size: f64) -> String {
-        let size = if size.is_finite() && size >= MIN_SIZE {
+        let size = if (MIN_SIZE..=MAX_SIZE).contains(&size) {
             size
         } else {
             DEFAULT_SIZE

@@ -280,10 +280,24 @@ fn every_preset_renders_well_formed_pictures_throughout_a_game() {
 #[test]
 fn a_width_out_of_range_draws_at_the_default_size() {
     let g = Game::from_preset("backgammon", 1).unwrap();
-    for bad in [f64::NAN, f64::INFINITY, -3.0, 10.0] {
+    for bad in [
+        f64::NAN,
+        f64::INFINITY,
+        -3.0,
+        10.0,
+        1.0e6 + 1.0,
+        1.0e20,
+        f64::MAX,
+    ] {
         assert!(g.svg(bad).contains("width=\"560\""), "{bad}");
     }
     assert!(g.svg(200.0).contains("width=\"200\""));
+    assert!(g.svg(1.0e6).contains("width=\"1000000\""));
+    // The largest width: every coordinate finite, in every preset.
+    for v in crate::variants() {
+        let svg = Game::from_preset(v, 1).unwrap().svg(super::MAX_SIZE);
+        assert!(!svg.contains("inf") && !svg.contains("NaN"), "{v}");
+    }
 }
 
 // ------------------------------------------------------------------------------------------
