@@ -1093,7 +1093,9 @@ impl<R: RuleSystem> GameOf<R> {
                 .any(|p| p.len() > k && p.starts_with(self.taken.steps()) && p.steps()[k] == *step)
     }
 
-    /// The next steps that begin (or continue) at least one legal play.
+    /// The next steps that begin (or continue) at least one legal play, one per position
+    /// reached by a value (of two pieces on one square, one; [`GameOf::step`] takes the other's
+    /// step too).
     pub fn legal_steps(&self) -> Vec<Step> {
         self.legal_steps_ref().to_vec()
     }
@@ -2070,7 +2072,7 @@ impl Game {
     pub fn legal_plays(&self) -> Vec<Play> {
         each!(self, g => g.legal_plays())
     }
-    /// Legal next steps.
+    /// Legal next steps, one per position reached by a value (see [`GameOf::legal_steps`]).
     pub fn legal_steps(&self) -> Vec<Step> {
         each!(self, g => g.legal_steps())
     }
