@@ -20,6 +20,83 @@ pub const VARIANTS: &[&str] = &[
     "backgammon",
 ];
 
+/// Parses JSON text written by hand (rules, options) into a value: invalid JSON, or an object
+/// that gives one key twice (which plain JSON readers settle silently by keeping the last, so
+/// that `{"seats": 2, "seats": 4}` would mean 4 seats), is [`Error::InvalidJson`].
+///
+/// ```
+/// use pachisi::rules::parse_json;
+/// assert_eq!(parse_json(r#"{"seats": 2}"#).unwrap()["seats"], 2);
+/// let e = parse_json(r#"{"a": {"seats": 2, "seats": 4}}"#).unwrap_err();
+/// assert!(e.to_string().contains("`seats` twice"), "{e}");
+/// ```
+pub fn parse_json(text: &str) -> Result<Value> {
+    use serde::de::{DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
+    use std::fmt;
+    /// A value read with every object's keys checked.
+    struct Unique;
+    impl<'de> DeserializeSeed<'de> for Unique {
+        type Value = Value;
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Value, D::Error> {
+            d.deserialize_any(self)
+        }
+    }
+    impl<'de> Visitor<'de> for Unique {
+        type Value = Value;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a JSON value")
+        }
+        fn visit_bool<E>(self, v: bool) -> std::result::Result<Value, E> {
+            Ok(Value::Bool(v))
+        }
+        fn visit_i64<E>(self, v: i64) -> std::result::Result<Value, E> {
+            Ok(Value::from(v))
+        }
+        fn visit_u64<E>(self, v: u64) -> std::result::Result<Value, E> {
+            Ok(Value::from(v))
+        }
+        fn visit_f64<E>(self, v: f64) -> std::result::Result<Value, E> {
+            // (JSON text has no infinite or NaN number.)
+            Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+        }
+        fn visit_str<E>(self, v: &str) -> std::result::Result<Value, E> {
+            Ok(Value::String(v.to_owned()))
+        }
+        fn visit_string<E>(self, v: String) -> std::result::Result<Value, E> {
+            Ok(Value::String(v))
+        }
+        fn visit_unit<E>(self) -> std::result::Result<Value, E> {
+            Ok(Value::Null)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> std::result::Result<Value, A::Error> {
+            let mut out = Vec::new();
+            while let Some(v) = a.next_element_seed(Unique)? {
+                out.push(v);
+            }
+            Ok(Value::Array(out))
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> std::result::Result<Value, A::Error> {
+            let mut out = Map::new();
+            while let Some(k) = a.next_key::<String>()? {
+                if out.contains_key(&k) {
+                    return Err(A::Error::custom(format!(
+                        "an object gives the key `{}` twice",
+                        excerpt(&k, EXCERPT_CHARS)
+                    )));
+                }
+                let v = a.next_value_seed(Unique)?;
+                out.insert(k, v);
+            }
+            Ok(Value::Object(out))
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    Unique
+        .deserialize(&mut de)
+        .and_then(|v| de.end().map(|()| v))
+        .map_err(|e| Error::InvalidJson(e.to_string()))
+}
+
 /// The names of all presets.
 ///
 /// ```
@@ -316,11 +393,16 @@ impl Rules {
         Rules::preset(variant)?.overlay(m)
     }
 
-    /// Reads rules from JSON text.
+    /// Reads rules from JSON text (an object repeating a key is refused, see [`parse_json`]).
+    ///
+    /// ```
+    /// use pachisi::Rules;
+    /// let r = Rules::from_json(r#"{"variant": "parcheesi", "seats": 2}"#).unwrap();
+    /// assert_eq!(r.variant(), "parcheesi");
+    /// assert!(Rules::from_json(r#"{"variant": "parcheesi", "seats": 2, "seats": 4}"#).is_err());
+    /// ```
     pub fn from_json(text: &str) -> Result<Rules> {
-        let value: Value =
-            serde_json::from_str(text).map_err(|e| Error::InvalidJson(e.to_string()))?;
-        Rules::from_value(&value)
+        Rules::from_value(&parse_json(text)?)
     }
 }
 

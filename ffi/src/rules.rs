@@ -20,10 +20,14 @@ pub(crate) fn rules_from_parts(name: &str, options: Option<&str>) -> Outcome<Rul
     Ok(match options {
         None => Rules::preset(name)?,
         Some(text) => {
-            let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+            let value = engine::rules::parse_json(text).map_err(|e| {
+                let why = match e {
+                    engine::Error::InvalidJson(why) => why,
+                    other => other.to_string(),
+                };
                 Failure::new(
                     pachisi_result::InvalidJson,
-                    format!("invalid JSON: options: {e}"),
+                    format!("invalid JSON: options: {why}"),
                 )
             })?;
             // The engine's overlay accepts a `variant` key that repeats the preset (so a whole

@@ -76,6 +76,17 @@ static void test_creation_errors(void) {
                   PACHISI_RESULT_UNKNOWN_VARIANT);
     EXPECT_STATUS(pachisi_rules_from_json("{\"seats\": 2}", &r), PACHISI_RESULT_INVALID_RULES);
     EXPECT_STATUS(pachisi_game_from_rules_json("not json", 1, &g), PACHISI_RESULT_INVALID_JSON);
+    /* A key given twice is refused, not settled by the last one. */
+    EXPECT_STATUS(pachisi_game_from_preset("parcheesi", "{\"seats\": 2, \"seats\": 4}", 1, &g),
+                  PACHISI_RESULT_INVALID_JSON);
+    CHECK(strstr(last_error(), "`seats` twice") != NULL);
+    EXPECT_STATUS(pachisi_rules_from_json("{\"variant\": \"parcheesi\", \"variant\": \"pachisi\"}",
+                                          &r),
+                  PACHISI_RESULT_INVALID_JSON);
+    EXPECT_STATUS(pachisi_game_from_rules_json("{\"variant\": \"parcheesi\", \"seats\": 2, "
+                                               "\"seats\": 3}",
+                                               1, &g),
+                  PACHISI_RESULT_INVALID_JSON);
     EXPECT_STATUS(pachisi_game_from_json("{}", &g), PACHISI_RESULT_INVALID_JSON);
     EXPECT_STATUS(pachisi_game_from_json("{\"rules\": {\"variant\": \"backgammon\"}}", &g),
                   PACHISI_RESULT_INVALID_JSON);

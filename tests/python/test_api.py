@@ -543,6 +543,9 @@ def test_invalid_json() -> None:
         pachisi.Game.from_json("{")
     with pytest.raises(pachisi.InvalidJsonError):
         pachisi.Rules.from_json("not json")
+    # A key given twice is refused (plain JSON readers keep the last one silently).
+    with pytest.raises(pachisi.InvalidJsonError, match="`seats` twice"):
+        pachisi.Rules.from_json('{"variant": "parcheesi", "seats": 2, "seats": 4}')
 
 
 def test_invalid_json_state(real_variant: str) -> None:
