@@ -4,6 +4,7 @@ option and quote at most a short excerpt of the input (issue #15)."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from typing import Any, Callable, Type
@@ -121,7 +122,9 @@ def test_winners_is_a_list_of_ints() -> None:
 )
 def test_rules_errors_name_the_option(variant: str, option: str, value: Any) -> None:
     raises(pachisi.InvalidRulesError, lambda: pachisi.Rules(variant, **{option: value}), f"`{option}`")
-    text = pachisi.Rules(variant).to_json()[:-1] + f', "{option}": {__import__("json").dumps(value)}}}'
+    data = json.loads(pachisi.Rules(variant).to_json())
+    data[option] = value
+    text = json.dumps(data)
     raises(pachisi.InvalidRulesError, lambda: pachisi.Rules.from_json(text), f"`{option}`")
 
 
