@@ -270,7 +270,7 @@ pub fn tournament(rules: &Rules, options: &TournamentOptions) -> Result<Tourname
         }
     }
     if options.deals == 0 {
-        return Err(Error::InvalidPlayer("deals must be at least 1".into()));
+        return Err(Error::InvalidArgument("`deals` must be at least 1".into()));
     }
     let (players, seatings, played) = crate::players::with_system(rules, Run(options))??;
     let seats = seatings[0].len() as u8;
@@ -708,6 +708,18 @@ mod tests {
         same.threads = Some(1);
         let one = tournament(&rules, &same).unwrap().summary();
         assert!(one.contains("one player in every seat"), "{one}");
+    }
+
+    #[test]
+    fn zero_deals_is_an_invalid_argument() {
+        // It was Error::InvalidPlayer (the command printed "invalid player: deals must be at
+        // least 1"), where Python raises InvalidArgumentError for the same count.
+        let rules = Rules::preset("backgammon").unwrap();
+        let e = tournament(&rules, &TournamentOptions::new(&["greedy", "random"], 0, 1));
+        assert!(
+            matches!(e, Err(Error::InvalidArgument(ref m)) if m.contains("`deals`")),
+            "{e:?}"
+        );
     }
 
     /// Equal players (two `random` seats kept apart, so each truly wins its fair share): over
