@@ -574,6 +574,9 @@ pub struct Summary {
 /// ```
 /// let (lo, hi) = pachisi::sim::wilson_interval(50, 100);
 /// assert!(lo < 0.5 && hi > 0.5);
+/// // No wins: the interval starts at exactly 0 (rounding left 5.6e-17 there); all: ends at 1.
+/// assert_eq!(pachisi::sim::wilson_interval(0, 3).0, 0.0);
+/// assert_eq!(pachisi::sim::wilson_interval(3, 3).1, 1.0);
 /// ```
 pub fn wilson_interval(wins: usize, n: usize) -> (f64, f64) {
     if n == 0 {
@@ -585,7 +588,19 @@ pub fn wilson_interval(wins: usize, n: usize) -> (f64, f64) {
     let denom = 1.0 + z * z / n_f;
     let centre = (p + z * z / (2.0 * n_f)) / denom;
     let half = z * ((p * (1.0 - p) / n_f) + z * z / (4.0 * n_f * n_f)).sqrt() / denom;
-    ((centre - half).max(0.0), (centre + half).min(1.0))
+    // At 0 (or n) wins `centre - half` (or `centre + half`) is 0 (1) exactly, but not in floating
+    // point: pin the ends.
+    let lo = if wins == 0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let hi = if wins >= n {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
+    (lo, hi)
 }
 
 /// Summarises simulation records for `seats` seats.

@@ -210,6 +210,48 @@ fn parse_lineup<R: Evaluate>(lineup: &[String], sys: &R) -> Result<Vec<PlayerSpe
     Ok(specs)
 }
 
+/// Plays `deals` deals of `seatings` (`seatings[r][seat]` indexes `players`): the games ordered
+/// by deal then rotation, each deal's dice seeded by `game_seed(seed, deal)`.
+fn play_deals<R: Evaluate>(
+    sys: &R,
+    players: &[PlayerSpec],
+    seatings: &[Vec<usize>],
+    deals: usize,
+    seed: u64,
+    threads: Option<usize>,
+) -> Result<Vec<(TournamentGame, GameStats)>> {
+    let rotations = seatings.len();
+    let total = checked_count(deals, rotations, "games (deals x rotations)")?;
+    let mut games = try_with_capacity(total, "tournament games")?;
+    in_pool(threads, || {
+        (0..total)
+            .into_par_iter()
+            .map(|k| {
+                let (deal, rotation) = ((k / rotations) as u64, (k % rotations) as u64);
+                let deal_seed = game_seed(seed, deal);
+                let policy_seed = game_seed(deal_seed, 0x9_1A7E5 + rotation);
+                let (outcome, stats) = play_game(
+                    sys,
+                    players,
+                    &seatings[rotation as usize],
+                    deal_seed,
+                    policy_seed,
+                );
+                let game = TournamentGame {
+                    deal,
+                    rotation: rotation as u32,
+                    winners: outcome.map_or(0, |o| o.winners),
+                    rolls: stats.rolls,
+                    captures: stats.captures,
+                    points: outcome.map_or(0, |o| o.points),
+                };
+                (game, stats)
+            })
+            .collect_into_vec(&mut games)
+    })?;
+    Ok(games)
+}
+
 /// Plays a tournament of `rules` (see the module docs).
 pub fn tournament(rules: &Rules, options: &TournamentOptions) -> Result<TournamentResult> {
     struct Run<'o>(&'o TournamentOptions);
@@ -223,40 +265,12 @@ pub fn tournament(rules: &Rules, options: &TournamentOptions) -> Result<Tourname
             let o = self.0;
             let lineup = parse_lineup(&o.lineup, sys)?;
             let (players, seatings) = seatings(&lineup, o.rotate);
-            let rotations = seatings.len();
-            let total = checked_count(o.deals, rotations, "games (deals x rotations)")?;
-            let mut games = try_with_capacity(total, "tournament games")?;
-            in_pool(o.threads, || {
-                (0..total)
-                    .into_par_iter()
-                    .map(|k| {
-                        let (deal, rotation) = ((k / rotations) as u64, (k % rotations) as u64);
-                        let deal_seed = game_seed(o.seed, deal);
-                        let policy_seed = game_seed(deal_seed, 0x9_1A7E5 + rotation);
-                        let (outcome, stats) = play_game(
-                            sys,
-                            &players,
-                            &seatings[rotation as usize],
-                            deal_seed,
-                            policy_seed,
-                        );
-                        let game = TournamentGame {
-                            deal,
-                            rotation: rotation as u32,
-                            winners: outcome.map_or(0, |o| o.winners),
-                            rolls: stats.rolls,
-                            captures: stats.captures,
-                            points: outcome.map_or(0, |o| o.points),
-                        };
-                        (game, stats)
-                    })
-                    .collect_into_vec(&mut games)
-            })?;
+            let games = play_deals(sys, &players, &seatings, o.deals, o.seed, o.threads)?;
             Ok((players, seatings, games))
         }
     }
     if options.deals == 0 {
-        return Err(Error::InvalidPlayer("deals must be at least 1".into()));
+        return Err(Error::InvalidArgument("`deals` must be at least 1".into()));
     }
     let (players, seatings, played) = crate::players::with_system(rules, Run(options))??;
     let seats = seatings[0].len() as u8;
@@ -456,8 +470,17 @@ impl TournamentResult {
     /// A text table: one row per player (seats, games, wins, win rate with its 95% interval,
     /// the fair share, the rating, decisions per second), then the win rate of each seat.
     pub fn summary(&self) -> String {
+        // One seating with two or more players: the seats were not rotated (`rotate` off), so
+        // each deal is one game and nothing replays its dice.
+        let how = if self.seatings.len() > 1 {
+            "seats rotated, duplicate dice"
+        } else if self.players.len() > 1 {
+            "seats as given (not rotated), one game per deal"
+        } else {
+            "one player in every seat"
+        };
         let mut out = format!(
-            "{}: {} games ({} seatings), seats rotated, duplicate dice\n",
+            "{}: {} games ({} seatings), {how}\n",
             self.variant,
             self.games.len(),
             self.seatings.len()
@@ -661,5 +684,92 @@ mod tests {
         let (td, greedy) = (&r.standings[0], &r.standings[1]);
         assert!((td.points_per_game - (1.0 - 1.0 / 3.0 - 1.0 / 3.0) / 3.0).abs() < 1e-12);
         assert!((td.points_per_game + greedy.points_per_game).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_summary_says_whether_the_seats_were_rotated() {
+        // It said "seats rotated, duplicate dice" of a tournament played with `rotate` off.
+        let rules = Rules::preset("backgammon").unwrap();
+        let mut o = TournamentOptions::new(&["greedy", "random"], 2, 1);
+        o.threads = Some(1);
+        let rotated = tournament(&rules, &o).unwrap().summary();
+        assert!(
+            rotated.contains("(2 seatings), seats rotated, duplicate dice"),
+            "{rotated}"
+        );
+        o.rotate = false;
+        let fixed = tournament(&rules, &o).unwrap().summary();
+        assert!(
+            fixed.contains("(1 seatings), seats as given (not rotated)"),
+            "{fixed}"
+        );
+        assert!(!fixed.contains("rotated, duplicate"), "{fixed}");
+        let mut same = TournamentOptions::new(&["random", "random"], 2, 1);
+        same.threads = Some(1);
+        let one = tournament(&rules, &same).unwrap().summary();
+        assert!(one.contains("one player in every seat"), "{one}");
+    }
+
+    #[test]
+    fn zero_deals_is_an_invalid_argument() {
+        // It was Error::InvalidPlayer (the command printed "invalid player: deals must be at
+        // least 1"), where Python raises InvalidArgumentError for the same count.
+        let rules = Rules::preset("backgammon").unwrap();
+        let e = tournament(&rules, &TournamentOptions::new(&["greedy", "random"], 0, 1));
+        assert!(
+            matches!(e, Err(Error::InvalidArgument(ref m)) if m.contains("`deals`")),
+            "{e:?}"
+        );
+    }
+
+    /// Equal players (two `random` seats kept apart, so each truly wins its fair share): over
+    /// many small tournaments the 95% interval of the first covers the fair share.
+    fn coverage(preset: &str, seats: usize, deals: usize, runs: u64) -> (usize, f64) {
+        struct Cov(usize, usize, u64);
+        impl crate::players::SystemWork for Cov {
+            type Output = (usize, f64);
+            fn run<R: Evaluate>(self, sys: &R) -> (usize, f64) {
+                let (seats, deals, runs) = (self.0, self.1, self.2);
+                let players: Vec<PlayerSpec> =
+                    (0..seats).map(|_| "random".parse().unwrap()).collect();
+                let seatings: Vec<Vec<usize>> = (0..seats)
+                    .map(|r| (0..seats).map(|s| (s + r) % seats).collect())
+                    .collect();
+                let teams: Vec<u16> = (0..sys.seats()).map(|s| sys.team(s)).collect();
+                let (mut covered, mut width) = (0, 0.0);
+                for run in 0..runs {
+                    let played =
+                        play_deals(sys, &players, &seatings, deals, 7000 + run, Some(1)).unwrap();
+                    let r = standings(
+                        "x",
+                        seats as u8,
+                        &teams,
+                        players.clone(),
+                        seatings.clone(),
+                        played,
+                    );
+                    let s = &r.standings[0];
+                    covered += (s.win_rate_ci.0 <= s.fair && s.fair <= s.win_rate_ci.1) as usize;
+                    width += s.win_rate_ci.1 - s.win_rate_ci.0;
+                }
+                (covered, width / runs as f64)
+            }
+        }
+        crate::players::with_system(&Rules::preset(preset).unwrap(), Cov(seats, deals, runs))
+            .unwrap()
+    }
+
+    #[test]
+    #[ignore = "an experiment: cargo test --release -p pachisi --lib coverage_experiment -- --ignored --nocapture"]
+    fn coverage_experiment() {
+        for (preset, seats, deals) in [
+            ("backgammon", 2, 30),
+            ("parcheesi", 4, 20),
+            ("pachisi-online", 4, 20),
+        ] {
+            let runs = 200;
+            let (c, w) = coverage(preset, seats, deals, runs);
+            println!("{preset}: {c}/{runs} intervals cover the fair share, mean width {w:.4}");
+        }
     }
 }

@@ -13,8 +13,20 @@ use std::time::Instant;
 fn main() -> Result<(), pachisi::Error> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let variant = args.first().map(String::as_str).unwrap_or("backgammon");
-    let deals: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(100);
-    let seed: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1);
+    // A deals or seed that does not parse is an error, not the default: `2,500` deals used to
+    // play 100 silently, a run other than the one asked for.
+    let number = |i: usize, name: &str, default: u64| -> Result<u64, pachisi::Error> {
+        args.get(i).map_or(Ok(default), |s| {
+            s.parse().map_err(|_| {
+                pachisi::Error::InvalidArgument(format!(
+                    "{name} must be a non-negative integer, got `{s}`"
+                ))
+            })
+        })
+    };
+    let deals = usize::try_from(number(1, "deals", 100)?)
+        .map_err(|_| pachisi::Error::InvalidArgument("too many deals".into()))?;
+    let seed = number(2, "seed", 1)?;
     let rules = if variant.starts_with('{') {
         Rules::from_json(variant)?
     } else {

@@ -191,6 +191,12 @@ def test_tournament_result_and_table() -> None:
     text = r.summary()
     assert "greedy" in text and "95% interval" in text and str(r) == text
     assert "<table>" in r._repr_html_() and "TournamentResult" in repr(r)
+    assert "seats rotated, duplicate dice" in r._repr_html_()
+    # With rotate=False the summary and the HTML said "seats rotated, duplicate dice" too.
+    fixed = pachisi.tournament("pachisi-online", lineup, deals=2, seed=2, threads=1, rotate=False)
+    assert len(fixed.seatings) == 1 and fixed.games == 2
+    for text in (fixed.summary(), fixed._repr_html_()):
+        assert "seats as given (not rotated)" in text and "seats rotated" not in text, text
     json.dumps(r.to_dict())
     same = pachisi.tournament("pachisi-online", lineup, deals=5, seed=2, threads=1)
     assert np.array_equal(same.winners, r.winners) and np.array_equal(same.rolls, r.rolls)

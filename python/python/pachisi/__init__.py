@@ -600,9 +600,16 @@ class TournamentResult:
             "</tr>"
             for s in self.standings
         )
+        # As the summary's first line: rotated only when there is more than one seating.
+        if len(self.seatings) > 1:
+            how = "seats rotated, duplicate dice"
+        elif len(self.players) > 1:
+            how = "seats as given (not rotated), one game per deal"
+        else:
+            how = "one player in every seat"
         return (
-            f"<p><code>{html.escape(repr(self.rules))}</code>: {self.games} games, seats "
-            "rotated, duplicate dice</p><table><thead><tr><th>player</th><th>seats</th>"
+            f"<p><code>{html.escape(repr(self.rules))}</code>: {self.games} games, {how}</p>"
+            "<table><thead><tr><th>player</th><th>seats</th>"
             "<th>games</th><th>wins</th><th>win rate</th><th>95% CI</th><th>fair</th>"
             f"<th>rating</th></tr></thead><tbody>{rows}</tbody></table>"
         )
