@@ -1058,39 +1058,41 @@ impl<R: RuleSystem> GameOf<R> {
     pub fn legal_steps_ref(&self) -> &[Step] {
         self.cache().steps.get_or_init(|| {
             let mut out: Vec<Step> = Vec::new();
-            // One step per position reached by one value: two pieces on one square make two
-            // steps that differ in the piece's index alone (a position read back in the middle
-            // of a play may list such pieces apart). The value counts: the state need not hold
-            // the values left (a backgammon checker borne off by either die).
-            let mut reached: Vec<(R::State, u8)> = Vec::new();
-            let k = self.taken.len();
-            for p in self.all_plays() {
-                if p.len() > k && p.starts_with(self.taken.steps()) {
-                    let s = p.steps()[k];
-                    if out.contains(&s) {
-                        continue;
-                    }
-                    let mut t = self.current;
-                    self.system().apply_step(&mut t, &s);
-                    if !reached.contains(&(t, s.value)) {
-                        reached.push((t, s.value));
-                        out.push(s);
-                    }
+            for s in self.next_steps() {
+                // Of two steps that differ in the piece's index alone (two pieces on one square,
+                // which a position read back in the middle of a play may list apart), the
+                // second is listed only when it reaches another state (P-D group marks).
+                let repeats = |o: &Step| {
+                    *o == s
+                        || (Step {
+                            piece: s.piece,
+                            ..*o
+                        } == s
+                            && self.after_step(o) == self.after_step(&s))
+                };
+                if out.iter().any(repeats) {
+                    continue;
                 }
+                out.push(s);
             }
             out
         })
     }
 
-    /// Whether `step` continues at least one legal play (also a step that
-    /// [`GameOf::legal_steps`] leaves out as reaching the position of one it lists).
-    fn continues_a_play(&self, step: &Step) -> bool {
+    /// The next step of every legal play that begins with the steps taken (with repeats).
+    fn next_steps(&self) -> impl Iterator<Item = Step> + '_ {
         let k = self.taken.len();
-        self.legal_steps_ref().contains(step)
-            || self
-                .all_plays()
-                .iter()
-                .any(|p| p.len() > k && p.starts_with(self.taken.steps()) && p.steps()[k] == *step)
+        self.all_plays()
+            .iter()
+            .filter(move |p| p.len() > k && p.starts_with(self.taken.steps()))
+            .map(move |p| p.steps()[k])
+    }
+
+    /// The state after `step` from the current one.
+    fn after_step(&self, step: &Step) -> R::State {
+        let mut t = self.current;
+        self.system().apply_step(&mut t, step);
+        t
     }
 
     /// The next steps that begin (or continue) at least one legal play, one per position
@@ -1271,7 +1273,8 @@ impl<R: RuleSystem> GameOf<R> {
     /// ends by itself.
     pub fn step(&mut self, step: &Step) -> Result<()> {
         self.require(Node::Decision, "step")?;
-        if !self.continues_a_play(step) {
+        // (Also a step that `legal_steps` leaves out as its twin's.)
+        if !self.next_steps().any(|s| s == *step) {
             return Err(Error::IllegalMove(format!(
                 "{step:?} is not a legal step here"
             )));

@@ -770,6 +770,8 @@ mod tests {
             let runs = 200;
             let (c, w) = coverage(preset, seats, deals, runs);
             println!("{preset}: {c}/{runs} intervals cover the fair share, mean width {w:.4}");
+            // About 95% expected; below 90% the interval is too narrow (p < 0.01 by chance).
+            assert!(c * 10 >= runs as usize * 9, "{preset}: {c}/{runs}");
         }
     }
 }

@@ -198,14 +198,21 @@ pub fn int_arg<T: TryFrom<i128>>(obj: &Bound<'_, PyAny>, name: &str, range: &str
     int_value(obj, &format!("`{name}`"), range)
 }
 
-/// [`int_arg`] for an argument described as `subject`.
-fn int_value<T: TryFrom<i128>>(obj: &Bound<'_, PyAny>, subject: &str, range: &str) -> PyResult<T> {
+/// A `TypeError` (`<what>, got <type>`) unless `obj` is an int; a bool is not one here.
+fn require_int(obj: &Bound<'_, PyAny>, what: impl FnOnce() -> String) -> PyResult<()> {
     if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
         return Err(PyTypeError::new_err(format!(
-            "{subject} must be an int ({range}), got {}",
+            "{}, got {}",
+            what(),
             obj.get_type().name()?
         )));
     }
+    Ok(())
+}
+
+/// [`int_arg`] for an argument described as `subject`.
+fn int_value<T: TryFrom<i128>>(obj: &Bound<'_, PyAny>, subject: &str, range: &str) -> PyResult<T> {
+    require_int(obj, || format!("{subject} must be an int ({range})"))?;
     let out_of_range = || -> PyResult<PyErr> {
         // `str()` of an int over 4300 digits raises: describe it by its size instead.
         let text = match obj.str() {
@@ -253,12 +260,7 @@ pub struct Seed(pub u64);
 impl<'py> FromPyObject<'_, 'py> for Seed {
     type Error = PyErr;
     fn extract(obj: Borrowed<'_, 'py, PyAny>) -> PyResult<Seed> {
-        if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
-            return Err(PyTypeError::new_err(format!(
-                "a seed must be an int, got {}",
-                obj.get_type().name()?
-            )));
-        }
+        require_int(&obj, || "a seed must be an int".to_string())?;
         let reduced = obj.bitand(u64::MAX)?;
         Ok(Seed(reduced.extract::<u64>()?))
     }
@@ -349,12 +351,7 @@ pub struct Index(pub Option<usize>);
 impl<'py> FromPyObject<'_, 'py> for Index {
     type Error = PyErr;
     fn extract(obj: Borrowed<'_, 'py, PyAny>) -> PyResult<Index> {
-        if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
-            return Err(PyTypeError::new_err(format!(
-                "an index must be an int, got {}",
-                obj.get_type().name()?
-            )));
-        }
+        require_int(&obj, || "an index must be an int".to_string())?;
         Ok(Index(obj.extract::<usize>().ok()))
     }
 }
