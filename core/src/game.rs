@@ -1095,9 +1095,9 @@ impl<R: RuleSystem> GameOf<R> {
         t
     }
 
-    /// The next steps that begin (or continue) at least one legal play, one per position
-    /// reached by a value (of two pieces on one square, one; [`GameOf::step`] takes the other's
-    /// step too).
+    /// The next steps that begin (or continue) at least one legal play; of two steps that differ
+    /// in the piece's index alone and reach one position (two pieces on one square), one
+    /// ([`GameOf::step`] takes the other too).
     pub fn legal_steps(&self) -> Vec<Step> {
         self.legal_steps_ref().to_vec()
     }
@@ -2075,7 +2075,7 @@ impl Game {
     pub fn legal_plays(&self) -> Vec<Play> {
         each!(self, g => g.legal_plays())
     }
-    /// Legal next steps, one per position reached by a value (see [`GameOf::legal_steps`]).
+    /// Legal next steps, one of two pieces on one square (see [`GameOf::legal_steps`]).
     pub fn legal_steps(&self) -> Vec<Step> {
         each!(self, g => g.legal_steps())
     }
