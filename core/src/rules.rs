@@ -226,7 +226,12 @@ fn from_object<T: SystemRules>(
         }
     };
     rules.imply(given);
-    rules.build()?;
+    // Every rules error names its variant, whichever check found it (one rules struct serves
+    // several presets, so the checks themselves do not know the preset's name).
+    rules.build().map_err(|e| match e {
+        Error::InvalidRules(msg) => Error::InvalidRules(format!("{variant}: {msg}")),
+        other => other,
+    })?;
     Ok(rules)
 }
 

@@ -199,6 +199,34 @@ fn rules_errors_name_the_option_in_every_preset() {
 }
 
 #[test]
+fn rules_errors_begin_with_the_variant_whichever_check_finds_them() {
+    // Type errors (serde), range checks and combination checks of every rule system, each
+    // reported as "<variant>: ..." once (not twice, not without it).
+    let cases = [
+        ("parcheesi", json!({ "seats": 5 })),
+        ("parcheesi", json!({ "max_rolls": 0 })),
+        ("parcheesi", json!({ "capture": 1 })),
+        ("pachisi-online", json!({ "seats": 1 })),
+        ("pachisi-online", json!({ "bonus_order": "any" })),
+        ("pachisi-family", json!({ "seats": 5 })),
+        ("pachisi-family", json!({ "max_rolls": 0 })),
+        ("pachisi", json!({ "seats": 3 })),
+        ("pachisi", json!({ "shell_probability": 1.0 })),
+        ("backgammon", json!({ "max_cube": 3 })),
+        ("backgammon", json!({ "jacoby": true })),
+        ("backgammon", json!({ "max_rolls": 0 })),
+    ];
+    for (v, options) in cases {
+        let err = Rules::with_options(v, &options).unwrap_err();
+        let msg = err.to_string();
+        assert!(matches!(err, Error::InvalidRules(_)), "{v}: {msg}");
+        let body = msg.strip_prefix("invalid rules: ").unwrap_or(&msg);
+        assert!(body.starts_with(&format!("{v}: ")), "{v} {options}: {msg}");
+        assert!(!body[v.len() + 2..].starts_with(&format!("{v}: ")), "{msg}");
+    }
+}
+
+#[test]
 fn error_messages_quote_only_an_excerpt_of_long_input() {
     let long = "z".repeat(100_000);
     let errors = [

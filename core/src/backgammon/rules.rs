@@ -75,19 +75,18 @@ impl SystemRules for BackgammonRules {
         crate::sim::check_max_rolls(self.max_rolls)?;
         if !(2..=32768).contains(&self.max_cube) || !self.max_cube.is_power_of_two() {
             return Err(Error::InvalidRules(format!(
-                "backgammon: max_cube must be a power of two from 2 to 32768, got {}",
+                "`max_cube` must be a power of two from 2 to 32768, got {}",
                 self.max_cube
             )));
         }
         if self.jacoby && !self.cube {
             return Err(Error::InvalidRules(
-                "backgammon: the Jacoby rule needs the cube (`cube: true`)".into(),
+                "the Jacoby rule needs the cube (`cube: true`)".into(),
             ));
         }
         if self.backgammons && !self.gammons {
             return Err(Error::InvalidRules(
-                "backgammon: backgammons count triple only when gammons count (`gammons: true`)"
-                    .into(),
+                "backgammons count triple only when gammons count (`gammons: true`)".into(),
             ));
         }
         Ok(BackgammonSystem {

@@ -88,7 +88,7 @@ impl Default for ClassicRules {
 }
 
 pub(super) fn invalid(msg: impl Into<String>) -> Error {
-    Error::InvalidRules(format!("pachisi: {}", msg.into()))
+    Error::InvalidRules(msg.into())
 }
 
 impl SystemRules for ClassicRules {

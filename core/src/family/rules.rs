@@ -91,7 +91,7 @@ impl Default for FamilyRules {
 }
 
 pub(super) fn invalid(msg: impl Into<String>) -> Error {
-    Error::InvalidRules(format!("pachisi-family: {}", msg.into()))
+    Error::InvalidRules(msg.into())
 }
 
 impl SystemRules for FamilyRules {
