@@ -5,10 +5,10 @@
  * Needs C99 or later, or C++11 or later when included from C++.
  *
  * Conventions, for every function below:
- * - Every symbol starts with `pachisi_`. Handles (pachisi_rules, pachisi_game, pachisi_policy)
- *   are opaque; a handle written to an out-parameter is owned by the caller and released with
- *   its `_free` function (which accepts NULL). Using a handle after freeing it is the caller's
- *   bug.
+ * - Every symbol starts with `pachisi_`. Handles (pachisi_rules, pachisi_game, pachisi_policy,
+ *   pachisi_env) are opaque; a handle written to an out-parameter is owned by the caller and
+ *   released with its `_free` function (which accepts NULL). Using a handle after freeing it is
+ *   the caller's bug.
  * - Fallible calls return a pachisi_result, a uint32_t (PACHISI_RESULT_OK = 0); every enum that
  *   crosses the interface has a fixed width (uint32_t or uint8_t), so -fshort-enums is safe.
  *   Outputs go through out-parameters written only on success, and a failed call leaves the
@@ -81,6 +81,34 @@
  * The most safe places `pachisi_board` holds.
  */
 #define PACHISI_MAX_SAFE_PLACES 32
+
+/**
+ * `pachisi_env_new` `encoding`: one step (source square x amount class) per action, plus id 0
+ * "end the play"; the ids do not depend on the position (docs/RL.md).
+ */
+#define PACHISI_ENCODING_STEP 0
+
+/**
+ * `pachisi_env_new` `encoding`: action `i` is the `i`-th distinct legal play of the position.
+ */
+#define PACHISI_ENCODING_PLAY 1
+
+/**
+ * `pachisi_env_new` `encoding`: backgammon without the cube only, OpenSpiel's 1,352 ids (two
+ * checker moves per id).
+ */
+#define PACHISI_ENCODING_OPENSPIEL 2
+
+/**
+ * `pachisi_env_new` `observation`: the plain observation (piece counts per position and the
+ * views of docs/RL.md).
+ */
+#define PACHISI_OBSERVATION_PLAIN 0
+
+/**
+ * `pachisi_env_new` `observation`: the input encoding of the learned `td` networks.
+ */
+#define PACHISI_OBSERVATION_FEATURES 1
 
 /**
  * The status every fallible call returns: a `uint32_t` in C (`typedef uint32_t
@@ -460,6 +488,19 @@ typedef enum pachisi_option_kind pachisi_option_kind;
 typedef uint8_t pachisi_option_kind;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
+
+/**
+ * A game driven through action ids, for reinforcement learning. Opaque.
+ *
+ * Created by `pachisi_env_new` or `pachisi_env_clone`, owned by the caller, released with
+ * `pachisi_env_free`. Reads may run on several threads at once; a change (reset, roll, action,
+ * load) must not run beside any other call on the same handle.
+ *
+ * At a decision node the seat `pachisi_env_current_player` acts with `pachisi_env_apply_action`;
+ * made with `auto_chance`, the rolls are made for it. Without, a roll is due at every chance
+ * node: `pachisi_env_roll` or `pachisi_env_apply_chance_outcome`.
+ */
+typedef struct pachisi_env pachisi_env;
 
 /**
  * A game in progress: rules, position, seeded generator, history. Opaque.
@@ -936,6 +977,240 @@ pachisi_result pachisi_game_plays_for_roll(const struct pachisi_game *game,
                                            struct pachisi_play *buf,
                                            size_t len,
                                            size_t *written);
+
+/**
+ * A new environment: a game of `rules` seen through an action encoding and an observation.
+ *
+ * - `rules`: borrowed for the call.
+ * - `encoding`: `PACHISI_ENCODING_STEP`, `PACHISI_ENCODING_PLAY` or `PACHISI_ENCODING_OPENSPIEL`.
+ * - `observation`: `PACHISI_OBSERVATION_PLAIN` or `PACHISI_OBSERVATION_FEATURES`.
+ * - `seed`: seeds the game's generator (rolls and resets replay identically).
+ * - `auto_chance`: when true, the rolls are made by the game's generator, so that only
+ *   decision nodes (and the end) are ever seen.
+ * - `out`: receives a new caller-owned handle on success; release with `pachisi_env_free`.
+ *
+ * Errors: `INVALID_ARGUMENT` (an unknown encoding or observation number), `INVALID_RULES`
+ * (an encoding the rules do not support: `OPENSPIEL` outside backgammon or with the cube),
+ * `NULL_POINTER`.
+ */
+pachisi_result pachisi_env_new(const struct pachisi_rules *rules,
+                               uint32_t encoding,
+                               uint32_t observation,
+                               uint64_t seed,
+                               bool auto_chance,
+                               struct pachisi_env **out);
+
+/**
+ * A copy of `env` (position, steps taken, generator): both go on independently.
+ *
+ * - `out`: receives a new caller-owned handle on success; release with `pachisi_env_free`.
+ */
+pachisi_result pachisi_env_clone(const struct pachisi_env *env, struct pachisi_env **out);
+
+/**
+ * Releases an environment. NULL is allowed (nothing happens). Using the handle afterwards is
+ * the caller's bug.
+ */
+void pachisi_env_free(struct pachisi_env *env);
+
+/**
+ * Writes the number of action ids (the length of the mask of `pachisi_env_action_mask`) to
+ * `*out`. Legal ids are below it.
+ */
+pachisi_result pachisi_env_num_actions(const struct pachisi_env *env, size_t *out);
+
+/**
+ * Writes the length of an observation (the floats `pachisi_env_observe` writes) to `*out`.
+ */
+pachisi_result pachisi_env_observation_size(const struct pachisi_env *env, size_t *out);
+
+/**
+ * Writes the number of seats to `*out`.
+ */
+pachisi_result pachisi_env_seats(const struct pachisi_env *env, uint8_t *out);
+
+/**
+ * Writes the number of named views of the observation (`pachisi_env_view`) to `*out`.
+ */
+pachisi_result pachisi_env_view_count(const struct pachisi_env *env, size_t *out);
+
+/**
+ * Describes view number `index` of the observation: the floats `offset .. offset + size` of
+ * the vector `pachisi_env_observe` writes, and its name (string output as for
+ * `pachisi_game_to_json`; `occupancy`, `dice`, ...: docs/RL.md lists them per game).
+ *
+ * - `offset`, `size`: written on success.
+ * - `buf`, `len`, `written`: the name.
+ *
+ * Errors: `INDEX_OUT_OF_RANGE`, `BUFFER_TOO_SMALL` (then `offset` and `size` are not written),
+ * `NULL_POINTER`.
+ */
+pachisi_result pachisi_env_view(const struct pachisi_env *env,
+                                size_t index,
+                                size_t *offset,
+                                size_t *size,
+                                char *buf,
+                                size_t len,
+                                size_t *written);
+
+/**
+ * Starts a new game seeded with `seed` (rolling at once when chance is automatic).
+ */
+pachisi_result pachisi_env_reset(struct pachisi_env *env, uint64_t seed);
+
+/**
+ * Writes what happens next to `*out`: `PACHISI_NODE_CHANCE` (a roll is due; never with
+ * `auto_chance`), `PACHISI_NODE_DECISION` or `PACHISI_NODE_OVER`.
+ */
+pachisi_result pachisi_env_node(const struct pachisi_env *env, pachisi_node *out);
+
+/**
+ * Writes the seat to act (or to roll) to `*out`; once the game is over, the seat that made
+ * the last move.
+ */
+pachisi_result pachisi_env_current_player(const struct pachisi_env *env, uint8_t *out);
+
+/**
+ * Writes to `*out` whether the game ended because a roll was due after the rules' `max_rolls`
+ * rolls (truncated: over, with no winner and zero returns).
+ */
+pachisi_result pachisi_env_is_truncated(const struct pachisi_env *env, bool *out);
+
+/**
+ * Writes the number of outcomes of the roll due now to `*out` (0 unless at a chance node).
+ */
+pachisi_result pachisi_env_chance_outcome_count(const struct pachisi_env *env, size_t *out);
+
+/**
+ * Writes chance outcome number `index`: its roll and its exact probability.
+ *
+ * Errors: `INDEX_OUT_OF_RANGE` (also when no roll is due), `NULL_POINTER`.
+ */
+pachisi_result pachisi_env_chance_outcome(const struct pachisi_env *env,
+                                          size_t index,
+                                          struct pachisi_roll *roll,
+                                          double *probability);
+
+/**
+ * Makes the roll of chance outcome number `index` (as `pachisi_env_chance_outcome` lists
+ * them).
+ *
+ * Errors: `INDEX_OUT_OF_RANGE` (also when no roll is due).
+ */
+pachisi_result pachisi_env_apply_chance_outcome(struct pachisi_env *env, size_t index);
+
+/**
+ * Rolls with the game's generator at a chance node.
+ *
+ * - `roll`: receives the roll on success (NULL if not wanted).
+ *
+ * Errors: `WRONG_PHASE` (no roll is due).
+ */
+pachisi_result pachisi_env_roll(struct pachisi_env *env, struct pachisi_roll *roll);
+
+/**
+ * Copies the legal action ids, ascending, into `buf` (array output as for
+ * `pachisi_game_returns`; none unless at a decision node).
+ */
+pachisi_result pachisi_env_legal_actions(const struct pachisi_env *env,
+                                         uint32_t *buf,
+                                         size_t len,
+                                         size_t *written);
+
+/**
+ * Writes the legal-action mask into `buf`: one byte per action id, 1 where legal, 0 elsewhere
+ * (array output as for `pachisi_game_returns`, `pachisi_env_num_actions` bytes).
+ */
+pachisi_result pachisi_env_action_mask(const struct pachisi_env *env,
+                                       uint8_t *buf,
+                                       size_t len,
+                                       size_t *written);
+
+/**
+ * Writes to `*out` whether `action` is legal now.
+ *
+ * Errors: `INDEX_OUT_OF_RANGE` (an id at or above `pachisi_env_num_actions`).
+ */
+pachisi_result pachisi_env_is_legal(const struct pachisi_env *env, uint32_t action, bool *out);
+
+/**
+ * Applies a legal action of the seat to act. With `auto_chance`, the rolls that follow are
+ * made at once.
+ *
+ * Errors: `ILLEGAL_MOVE` (an id that is not legal here), `INDEX_OUT_OF_RANGE` (an id at or
+ * above `pachisi_env_num_actions`), `WRONG_PHASE` (a roll is due, or the game is over). The
+ * game is unchanged on error.
+ */
+pachisi_result pachisi_env_apply_action(struct pachisi_env *env, uint32_t action);
+
+/**
+ * Writes the observation of the current position, with the steps taken so far in the play,
+ * from `observer`'s point of view into `buf` (array output as for `pachisi_game_returns`,
+ * `pachisi_env_observation_size` floats).
+ *
+ * Errors: `INDEX_OUT_OF_RANGE` (`observer` is not a seat), `BUFFER_TOO_SMALL`,
+ * `NULL_POINTER`.
+ */
+pachisi_result pachisi_env_observe(const struct pachisi_env *env,
+                                   uint8_t observer,
+                                   float *buf,
+                                   size_t len,
+                                   size_t *written);
+
+/**
+ * Copies the zero-sum returns, one per seat, into `buf` (all zero until the game is over, and
+ * when it was truncated; array output as for `pachisi_game_returns`).
+ */
+pachisi_result pachisi_env_returns(const struct pachisi_env *env,
+                                   double *buf,
+                                   size_t len,
+                                   size_t *written);
+
+/**
+ * Copies a description of action id `action` in the current position (a step, a play in
+ * move notation, two checker moves) into `buf` (string output as for `pachisi_game_to_json`).
+ *
+ * Errors: `INDEX_OUT_OF_RANGE` (an id at or above `pachisi_env_num_actions`).
+ */
+pachisi_result pachisi_env_action_to_string(const struct pachisi_env *env,
+                                            uint32_t action,
+                                            char *buf,
+                                            size_t len,
+                                            size_t *written);
+
+/**
+ * Copies the position (with the steps taken) in the variant's notation into `buf` (string
+ * output as for `pachisi_game_to_json`).
+ */
+pachisi_result pachisi_env_position(const struct pachisi_env *env,
+                                    char *buf,
+                                    size_t len,
+                                    size_t *written);
+
+/**
+ * Copies the whole environment's game (position, steps taken, generator) as JSON into `buf`
+ * (string output as for `pachisi_game_to_json`); `pachisi_env_load_json` restores it.
+ */
+pachisi_result pachisi_env_to_json(const struct pachisi_env *env,
+                                   char *buf,
+                                   size_t len,
+                                   size_t *written);
+
+/**
+ * Restores a game written by `pachisi_env_to_json` of an environment with the same rules
+ * (validated; unchanged on error).
+ *
+ * - `json`: NUL-terminated, borrowed for the call.
+ *
+ * Errors: `INVALID_JSON`, `INVALID_POSITION` (and the errors of the position's checks),
+ * `NULL_POINTER`, `INVALID_UTF8`.
+ */
+pachisi_result pachisi_env_load_json(struct pachisi_env *env, const char *json);
+
+/**
+ * `pachisi_env_load_json` with a pointer+length string: `json` is `len` bytes of UTF-8.
+ */
+pachisi_result pachisi_env_load_json_n(struct pachisi_env *env, const char *json, size_t len);
 
 /**
  * Copies the message of the last failed call on the calling thread into `buf` (NUL-terminated).

@@ -310,6 +310,9 @@ struct GameDeleter {
 struct PolicyDeleter {
     void operator()(pachisi_policy *p) const noexcept { pachisi_policy_free(p); }
 };
+struct EnvDeleter {
+    void operator()(pachisi_env *e) const noexcept { pachisi_env_free(e); }
+};
 } // namespace detail
 
 /// The library version ("0.1.0").
@@ -847,6 +850,240 @@ public:
 
 private:
     std::unique_ptr<pachisi_policy, detail::PolicyDeleter> handle_;
+};
+
+/// The action encodings of Env (docs/RL.md).
+enum class Encoding : std::uint32_t {
+    Step = PACHISI_ENCODING_STEP,
+    Play = PACHISI_ENCODING_PLAY,
+    OpenSpiel = PACHISI_ENCODING_OPENSPIEL,
+};
+
+/// The observations of Env (docs/RL.md).
+enum class Observation : std::uint32_t {
+    Plain = PACHISI_OBSERVATION_PLAIN,
+    Features = PACHISI_OBSERVATION_FEATURES,
+};
+
+/// A named part of an Env observation: floats offset .. offset + size.
+struct View {
+    std::string name;
+    std::size_t offset;
+    std::size_t size;
+};
+
+/// A game driven through action ids, for reinforcement learning (pachisi_env). Copying
+/// clones. Const methods may run on several threads at once; the others need the object alone.
+class Env {
+public:
+    /// An empty object (valid() is false).
+    Env() = default;
+    /// Takes ownership of a handle from the C API.
+    explicit Env(pachisi_env *owned) noexcept : handle_(owned) {}
+
+    /// A new environment of `rules`; with `auto_chance` the rolls are made for it.
+    static Result<Env> create(const Rules &rules, Encoding encoding = Encoding::Step,
+                              Observation observation = Observation::Plain,
+                              std::uint64_t seed = 0, bool auto_chance = true) {
+        if (!rules.valid()) return detail::empty_object<Env>("Rules");
+        pachisi_env *e = nullptr;
+        const pachisi_result r =
+            pachisi_env_new(rules.get(), static_cast<std::uint32_t>(encoding),
+                            static_cast<std::uint32_t>(observation), seed, auto_chance, &e);
+        return wrap(r, e); // e is read after the call wrote it
+    }
+    /// An independent copy.
+    Result<Env> try_clone() const {
+        if (!handle_) return detail::empty_object<Env>("Env");
+        pachisi_env *e = nullptr;
+        const pachisi_result r = pachisi_env_clone(handle_.get(), &e);
+        return wrap(r, e); // e is read after the call wrote it
+    }
+
+    Result<std::size_t> try_num_actions() const {
+        return read<std::size_t>(pachisi_env_num_actions);
+    }
+    Result<std::size_t> try_observation_size() const {
+        return read<std::size_t>(pachisi_env_observation_size);
+    }
+    Result<std::uint8_t> try_seats() const { return read<std::uint8_t>(pachisi_env_seats); }
+    Result<std::vector<View>> try_views() const {
+        Result<std::size_t> count = read<std::size_t>(pachisi_env_view_count);
+        if (!count) return detail::failed<std::vector<View>>(Status(count.code(), count.message()));
+        std::vector<View> views(count.value());
+        for (std::size_t i = 0; i < views.size(); i++) {
+            std::size_t offset = 0, size = 0;
+            Result<std::string> name =
+                detail::read_string([&](char *b, std::size_t n, std::size_t *w) {
+                    return pachisi_env_view(handle_.get(), i, &offset, &size, b, n, w);
+                });
+            if (!name) return detail::failed<std::vector<View>>(Status(name.code(), name.message()));
+            views[i] = View{std::move(name).value(), offset, size};
+        }
+        return views;
+    }
+    Result<Node> try_node() const {
+        Result<pachisi_node> n = read<pachisi_node>(pachisi_env_node);
+        if (!n) return detail::failed<Node>(Status(n.code(), n.message()));
+        return static_cast<Node>(n.value());
+    }
+    Result<std::uint8_t> try_current_player() const {
+        return read<std::uint8_t>(pachisi_env_current_player);
+    }
+    Result<bool> try_is_truncated() const { return read<bool>(pachisi_env_is_truncated); }
+    Result<std::vector<ChanceOutcome>> try_chance_outcomes() const {
+        Result<std::size_t> count = read<std::size_t>(pachisi_env_chance_outcome_count);
+        if (!count) return detail::failed<std::vector<ChanceOutcome>>(Status(count.code(), count.message()));
+        std::vector<ChanceOutcome> out(count.value());
+        for (std::size_t i = 0; i < out.size(); i++) {
+            Status s = detail::status(
+                pachisi_env_chance_outcome(handle_.get(), i, &out[i].roll, &out[i].probability));
+            if (!s) return detail::failed<std::vector<ChanceOutcome>>(s);
+        }
+        return out;
+    }
+    Status try_apply_chance_outcome(std::size_t index) {
+        return call(pachisi_env_apply_chance_outcome, index);
+    }
+    /// Rolls with the environment's seeded generator and returns the roll.
+    Result<RollValue> try_roll() {
+        if (!handle_) return detail::empty_object<RollValue>("Env");
+        RollValue r{};
+        Status s = detail::status(pachisi_env_roll(handle_.get(), &r));
+        if (!s) return detail::failed<RollValue>(s);
+        return r;
+    }
+    /// The legal action ids, ascending.
+    Result<std::vector<std::uint32_t>> try_legal_actions() const {
+        if (!handle_) return detail::empty_object<std::vector<std::uint32_t>>("Env");
+        return detail::read_array<std::uint32_t>(
+            [&](std::uint32_t *b, std::size_t n, std::size_t *w) {
+                return pachisi_env_legal_actions(handle_.get(), b, n, w);
+            });
+    }
+    /// One byte per action id: 1 where legal.
+    Result<std::vector<std::uint8_t>> try_action_mask() const {
+        if (!handle_) return detail::empty_object<std::vector<std::uint8_t>>("Env");
+        return detail::read_array<std::uint8_t>(
+            [&](std::uint8_t *b, std::size_t n, std::size_t *w) {
+                return pachisi_env_action_mask(handle_.get(), b, n, w);
+            });
+    }
+    Result<bool> try_is_legal(std::uint32_t action) const {
+        if (!handle_) return detail::empty_object<bool>("Env");
+        bool legal = false;
+        Status s = detail::status(pachisi_env_is_legal(handle_.get(), action, &legal));
+        if (!s) return detail::failed<bool>(s);
+        return legal;
+    }
+    Status try_apply_action(std::uint32_t action) { return call(pachisi_env_apply_action, action); }
+    /// The observation from `observer`'s point of view.
+    Result<std::vector<float>> try_observe(std::uint8_t observer) const {
+        if (!handle_) return detail::empty_object<std::vector<float>>("Env");
+        return detail::read_array<float>([&](float *b, std::size_t n, std::size_t *w) {
+            return pachisi_env_observe(handle_.get(), observer, b, n, w);
+        });
+    }
+    Result<std::vector<double>> try_returns() const {
+        if (!handle_) return detail::empty_object<std::vector<double>>("Env");
+        return detail::read_array<double>([&](double *b, std::size_t n, std::size_t *w) {
+            return pachisi_env_returns(handle_.get(), b, n, w);
+        });
+    }
+    Result<std::string> try_action_to_string(std::uint32_t action) const {
+        if (!handle_) return detail::empty_object<std::string>("Env");
+        return detail::read_string([&](char *b, std::size_t n, std::size_t *w) {
+            return pachisi_env_action_to_string(handle_.get(), action, b, n, w);
+        });
+    }
+    Result<std::string> try_position() const { return text(pachisi_env_position); }
+    Result<std::string> try_to_json() const { return text(pachisi_env_to_json); }
+    Status try_load_json(StringArg json) {
+        return call(pachisi_env_load_json_n, detail::data(json), detail::size(json));
+    }
+    Status try_reset(std::uint64_t seed) { return call(pachisi_env_reset, seed); }
+
+#if PACHISI_HPP_EXCEPTIONS
+    /// A new environment. Throws pachisi::Error.
+    explicit Env(const Rules &rules, Encoding encoding = Encoding::Step,
+                 Observation observation = Observation::Plain, std::uint64_t seed = 0,
+                 bool auto_chance = true)
+        : Env(create(rules, encoding, observation, seed, auto_chance).value()) {}
+    std::size_t num_actions() const { return try_num_actions().value(); }
+    std::size_t observation_size() const { return try_observation_size().value(); }
+    std::uint8_t seats() const { return try_seats().value(); }
+    std::vector<View> views() const { return try_views().value(); }
+    Node node() const { return try_node().value(); }
+    std::uint8_t current_player() const { return try_current_player().value(); }
+    bool is_truncated() const { return try_is_truncated().value(); }
+    std::vector<ChanceOutcome> chance_outcomes() const { return try_chance_outcomes().value(); }
+    void apply_chance_outcome(std::size_t index) { try_apply_chance_outcome(index).value(); }
+    RollValue roll() { return try_roll().value(); }
+    std::vector<std::uint32_t> legal_actions() const { return try_legal_actions().value(); }
+    std::vector<std::uint8_t> action_mask() const { return try_action_mask().value(); }
+    bool is_legal(std::uint32_t action) const { return try_is_legal(action).value(); }
+    void apply_action(std::uint32_t action) { try_apply_action(action).value(); }
+    std::vector<float> observe(std::uint8_t observer) const {
+        return try_observe(observer).value();
+    }
+    std::vector<double> returns() const { return try_returns().value(); }
+    std::string action_to_string(std::uint32_t action) const {
+        return try_action_to_string(action).value();
+    }
+    std::string position() const { return try_position().value(); }
+    std::string to_json() const { return try_to_json().value(); }
+    void load_json(StringArg json) { try_load_json(json).value(); }
+    void reset(std::uint64_t seed) { try_reset(seed).value(); }
+#endif
+
+    /// Copying clones; an empty object copies as empty. A failed clone throws pachisi::Error
+    /// (without exceptions it leaves the copy empty).
+    Env(const Env &other) : handle_() {
+        if (!other.valid()) return;
+        Result<Env> made = other.try_clone();
+#if PACHISI_HPP_EXCEPTIONS
+        made.value();
+#endif
+        if (made) handle_ = std::move(std::move(made).value().handle_);
+    }
+    Env &operator=(const Env &other) {
+        if (this != &other) *this = Env(other);
+        return *this;
+    }
+    Env(Env &&) noexcept = default;
+    Env &operator=(Env &&) noexcept = default;
+
+    /// Whether this object holds a handle (false once moved from).
+    bool valid() const noexcept { return handle_ != nullptr; }
+    /// The C handle, for reading (still owned by this object).
+    const pachisi_env *get() const noexcept { return handle_.get(); }
+    /// The C handle (still owned by this object).
+    pachisi_env *get() noexcept { return handle_.get(); }
+
+private:
+    static Result<Env> wrap(pachisi_result r, pachisi_env *e) {
+        Status s = detail::status(r);
+        if (!s) return detail::failed<Env>(s);
+        return Env(e);
+    }
+    template <typename T, typename Fn> Result<T> read(Fn fn) const {
+        if (!handle_) return detail::empty_object<T>("Env");
+        T value{};
+        Status s = detail::status(fn(handle_.get(), &value));
+        if (!s) return detail::failed<T>(s);
+        return value;
+    }
+    template <typename Fn> Result<std::string> text(Fn fn) const {
+        if (!handle_) return detail::empty_object<std::string>("Env");
+        return detail::read_string(
+            [&](char *b, std::size_t n, std::size_t *w) { return fn(handle_.get(), b, n, w); });
+    }
+    template <typename Fn, typename... Args> Status call(Fn fn, Args... args) {
+        if (!handle_) return detail::empty_object<void>("Env");
+        return detail::status(fn(handle_.get(), args...));
+    }
+
+    std::unique_ptr<pachisi_env, detail::EnvDeleter> handle_;
 };
 
 /// Simulates `games` random-policy games of `rules` (threads 0 = every core); the arguments

@@ -53,7 +53,8 @@ ASAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize
 
 C_SOURCES := examples/c/play_all.c examples/c/simulate.c examples/c/play_vs_bots.c \
 	tests/c/test_misuse.c tests/c/test_api.c tests/c/test_scenarios.c tests/c/test_players.c \
-	tests/c/test_game_features.c tests/c/test_abi.c tests/c/test_threads.c tests/c/test_simulate.c
+	tests/c/test_game_features.c tests/c/test_abi.c tests/c/test_threads.c tests/c/test_simulate.c \
+	tests/c/test_env.c
 CXX_SOURCES := examples/cpp/play_all.cpp examples/cpp/simulate.cpp tests/c/test_cpp.cpp \
 	tests/c/test_cpp_errors.cpp
 C_NAMES := $(basename $(C_SOURCES) $(CXX_SOURCES))

@@ -4,7 +4,7 @@
 //! from this crate by cbindgen (see `ffi/cbindgen.toml`); the doc comments here become its
 //! comments, so they state the contract C callers rely on:
 //!
-//! - Handles (`pachisi_rules`, `pachisi_game`, `pachisi_policy`) are opaque, created by a `_new`/`_from_*`/`_clone`
+//! - Handles (`pachisi_rules`, `pachisi_game`, `pachisi_policy`, `pachisi_env`) are opaque, created by a `_new`/`_from_*`/`_clone`
 //!   call that writes the handle to an out-parameter, and released by the matching `_free`
 //!   (which accepts NULL). Using a handle after freeing it is the caller's bug.
 //! - Every fallible call returns a `pachisi_result`; outputs go through out-parameters that are
@@ -23,6 +23,7 @@
 #![allow(clippy::missing_safety_doc)]
 
 mod board;
+mod env;
 mod error;
 mod events;
 mod game;
@@ -33,6 +34,7 @@ mod sim;
 mod util;
 
 pub use board::*;
+pub use env::*;
 pub use error::{
     pachisi_last_error, pachisi_result, pachisi_result_description, pachisi_result_name,
     pachisi_test_panic,

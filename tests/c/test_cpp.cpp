@@ -181,6 +181,56 @@ static void test_game_features(const std::string &preset) {
     expect_error(pachisi::Code::WrongPhase, [&] { g.redo(); });
 }
 
+static void test_env(const std::string &preset) {
+    // A game to its end through legal action ids, in each encoding the preset has.
+    pachisi::Rules rules(preset);
+    for (pachisi::Encoding encoding : {pachisi::Encoding::Step, pachisi::Encoding::Play}) {
+        pachisi::Env env(rules, encoding, pachisi::Observation::Plain, 3, true);
+        const std::size_t n = env.num_actions();
+        const std::size_t size = env.observation_size();
+        std::size_t tiled = 0;
+        for (const pachisi::View &v : env.views()) {
+            CHECK(v.offset == tiled && !v.name.empty());
+            tiled += v.size;
+        }
+        CHECK(tiled == size);
+        pachisi::Env copy;
+        std::size_t actions = 0;
+        while (env.node() != pachisi::Node::Over) {
+            std::vector<std::uint32_t> ids = env.legal_actions();
+            std::vector<std::uint8_t> mask = env.action_mask();
+            CHECK(!ids.empty() && mask.size() == n && mask[ids.back()] == 1);
+            CHECK(env.observe(env.current_player()).size() == size);
+            if (actions == 10) copy = env; // a clone, going on alone
+            env.apply_action(ids[actions % ids.size()]);
+            actions++;
+        }
+        double sum = 0;
+        for (double r : env.returns()) sum += r;
+        CHECK(std::fabs(sum) < 1e-9);
+        CHECK(copy.valid() && copy.node() == pachisi::Node::Decision);
+        const std::string json = copy.to_json();
+        copy.apply_action(copy.legal_actions().front());
+        copy.load_json(json);
+        CHECK(copy.to_json() == json);
+        expect_error(pachisi::Code::IndexOutOfRange,
+                     [&] { copy.apply_action(static_cast<std::uint32_t>(n)); });
+        CHECK(copy.to_json() == json);
+        expect_error(pachisi::Code::WrongPhase, [&] { env.apply_action(0); });
+    }
+    // Explicit chance: a roll is due first.
+    pachisi::Env env(rules, pachisi::Encoding::Play, pachisi::Observation::Features, 5, false);
+    CHECK(env.node() == pachisi::Node::Chance);
+    double total = 0;
+    for (const pachisi::ChanceOutcome &o : env.chance_outcomes()) total += o.probability;
+    CHECK(std::fabs(total - 1.0) < 1e-9);
+    env.apply_chance_outcome(0);
+    const pachisi::Node node = env.node();
+    CHECK(node != pachisi::Node::Over);
+    CHECK(env.legal_actions().empty() == (node != pachisi::Node::Decision));
+    CHECK(!env.is_truncated());
+}
+
 int main() {
     CHECK(!pachisi::version().empty());
     CHECK(pachisi::variants().size() == 5);
@@ -192,6 +242,7 @@ int main() {
         try {
             test_preset(preset);
             test_game_features(preset);
+            test_env(preset);
         } catch (const pachisi::Error &e) {
             failed++;
             std::fprintf(stderr, "%s: unexpected error: %s\n", preset.c_str(), e.what());
