@@ -55,6 +55,23 @@ def test_vec_env_is_seeded_and_refuses_illegal_actions():
         pachisi.VecEnv("parcheesi", 2, encoding="openspiel")
 
 
+def test_vec_env_reset_with_a_seed_restarts_random_actions():
+    # reset(seed) gives the trajectory of a new VecEnv of that seed, random actions included,
+    # whatever the environment played before.
+    def trajectory(env, seed):
+        obs, _ = env.reset(seed)
+        seen = [obs.copy()]
+        for _ in range(40):
+            obs, *_ = env.step(env.random_actions())
+            seen.append(obs.copy())
+        return np.stack(seen)
+
+    expected = trajectory(pachisi.VecEnv("parcheesi", 4, seed=5, seats=2), None)
+    env = pachisi.VecEnv("parcheesi", 4, seed=0, seats=2)
+    trajectory(env, None)
+    assert np.array_equal(trajectory(env, 5), expected)
+
+
 def test_rl_game_copies_and_pickles_mid_play():
     g = pachisi.RlGame("backgammon", "step", 4, cube=False)
     rng = np.random.default_rng(2)
@@ -180,6 +197,30 @@ def test_gymnasium_env_passes_check_env():
     obs, r, term, trunc, info = venv.step(random_actions(venv.action_masks(), np.random.default_rng(0)))
     assert r.shape == (3,) and info["rewards"].shape == (3, 4)
     assert isinstance(venv, gym.vector.VectorEnv)
+
+
+def test_gymnasium_vector_env_reset_without_seed_plays_new_games():
+    pytest.importorskip("gymnasium")
+    from pachisi.gymnasium import PachisiVectorEnv
+
+    def games(venv, seed=None):
+        # The games after the reset, generators included.
+        venv.reset(seed=seed)
+        return [venv._env.game(i).state_json() for i in range(venv.num_envs)]
+
+    def vec_games(seed):
+        env = pachisi.VecEnv("backgammon", 2, seed=seed, cube=False)
+        return [env.game(i).state_json() for i in range(2)]
+
+    venv = PachisiVectorEnv("backgammon", num_envs=2, seed=3, cube=False)
+    # At first the constructor's seed: game i is seeded 3 + i.
+    assert games(venv) == vec_games(3)
+    # Then new games each time (the next seeds), reproducibly from the last seed given.
+    seeded = games(venv, 11)
+    after = [games(venv) for _ in range(3)]
+    assert seeded == vec_games(11)
+    assert after == [vec_games(13), vec_games(15), vec_games(17)]
+    assert games(venv, 11) == seeded and games(venv) == after[0]
 
 
 def test_pettingzoo_env_passes_api_and_seed_tests():

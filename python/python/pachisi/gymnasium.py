@@ -10,6 +10,8 @@
 * :class:`PachisiVectorEnv`: :class:`pachisi.VecEnv` as a ``gymnasium.vector.VectorEnv``
   (every seat played by the caller, self-play); the reward is that of the seat that acted,
   all seats' rewards in ``info["rewards"]``; same-step autoreset; ``observation`` as above.
+  ``reset(seed=s)`` seeds game ``i`` with ``s + i``; ``reset()`` without a seed goes on to new
+  games (seeds ``s + N + i``, then ``s + 2N + i``, ...; at first the constructor's ``seed``).
 """
 
 from __future__ import annotations
@@ -145,6 +147,8 @@ class PachisiVectorEnv(gym.vector.VectorEnv):  # type: ignore[misc]
             preset, num_envs, seed, encoding, max_decisions, observation=observation, **options
         )
         self.num_envs = num_envs
+        # The base seed of the next reset without a seed (game i gets base + i).
+        self._next_seed = seed
         self.single_observation_space = spaces.Box(
             -np.inf, np.inf, (self._env.observation_size,), np.float32
         )
@@ -155,7 +159,11 @@ class PachisiVectorEnv(gym.vector.VectorEnv):  # type: ignore[misc]
     def reset(
         self, *, seed: Optional[int] = None, options: Optional[dict] = None
     ) -> Tuple[np.ndarray, Dict[str, Any]]:
-        obs, info = self._env.reset(seed)
+        # Without a seed, go on to new games (the next num_envs seeds) rather than replay the
+        # last reset's: reproducible from the last seed given, never the same games again.
+        base = self._next_seed if seed is None else int(seed)
+        obs, info = self._env.reset(base)
+        self._next_seed = (base + self.num_envs) % 2**64
         return obs.copy(), _copy_info(info)
 
     def step(
