@@ -281,6 +281,65 @@ def test_openspiel_games_take_the_observation_parameter():
             pyspiel.load_game("pachisi_parcheesi", {"options": bad})
 
 
+def test_openspiel_game_strings_round_trip_with_several_options():
+    # OpenSpiel separates a game string's parameters by commas: rules options with several
+    # keys must still serialise, pickle and load back from str(game).
+    pyspiel = pytest.importorskip("pyspiel")
+    import pickle
+
+    import pachisi.openspiel  # noqa: F401
+
+    game = pyspiel.load_game(
+        "pachisi_parcheesi", {"options": '{"seats": 2, "capture_bonus": 10, "home_bonus": 0}'}
+    )
+    rules = game.new_initial_state()._rl.rules_json
+    assert '"capture_bonus":10' in rules and game.num_players() == 2
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    for copy_ in (
+        pyspiel.load_game(str(game)),
+        pickle.loads(pickle.dumps(game)),
+        pyspiel.deserialize_game_and_state(
+            pyspiel.serialize_game_and_state(game, game.new_initial_state())
+        )[0],
+    ):
+        assert str(copy_) == str(game)
+        assert copy_.new_initial_state()._rl.rules_json == rules
+    # The form the game string carries (";" between items) is accepted as input too.
+    text = game.get_parameters()["options"]
+    assert "," not in text
+    again = pyspiel.load_game("pachisi_parcheesi", {"options": text, "players": 2})
+    assert again.new_initial_state()._rl.rules_json == rules
+    # A list option (Classic Pachisi's graces) as well.
+    classic = pyspiel.load_game("pachisi_pachisi", {"options": '{"graces": [6, 10]}'})
+    assert pickle.loads(pickle.dumps(classic)).new_initial_state()._rl.rules_json == (
+        classic.new_initial_state()._rl.rules_json
+    )
+
+
+def test_openspiel_games_declare_their_players_and_take_the_players_parameter():
+    pyspiel = pytest.importorskip("pyspiel")
+    import pachisi.openspiel  # noqa: F401
+
+    def players(name):
+        t = pyspiel.load_game(name).get_type()
+        return t.min_num_players, t.max_num_players
+
+    assert players("pachisi_backgammon") == (2, 2)
+    assert players("pachisi_parcheesi") == (2, 4)
+    assert players("pachisi_pachisi") == (2, 4)
+    # OpenSpiel's convention for games of several player counts (its games_sim_test loads
+    # them so): the parameter `players`.
+    for name in ("pachisi_parcheesi", "pachisi_pachisi_family", "pachisi_pachisi_online"):
+        for n in (2, 3, 4):
+            game = pyspiel.load_game(name, {"players": n})
+            assert game.num_players() == n
+            pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    # The `seats` option alone still chooses the seats; against another `players`, an error.
+    assert pyspiel.load_game("pachisi_parcheesi", {"options": '{"seats": 3}'}).num_players() == 3
+    with pytest.raises(pachisi.InvalidRulesError, match="players"):
+        pyspiel.load_game("pachisi_parcheesi", {"players": 2, "options": '{"seats": 3}'})
+
+
 def test_openspiel_mcts_plays_parcheesi():
     pyspiel = pytest.importorskip("pyspiel")
     from open_spiel.python.algorithms import mcts
