@@ -163,6 +163,32 @@ def test_resume_after_interruption(tmp_path: Path) -> None:
     assert third.games_played == 0 and numbers(third.table) == numbers(whole.table)
 
 
+def test_a_second_run_on_the_same_store_is_refused(tmp_path: Path) -> None:
+    # Two runs of one spec on one store at once would both play the missing units and store
+    # overlapping ranges, leaving a store no table can be read from: the second is refused
+    # while the first runs, and the first ends with the table of a single run.
+    whole = pachisi.study(small_spec(tmp_path / "whole"), chunk=50)
+    spec = small_spec(tmp_path / "shared")
+    errors: List[BaseException] = []
+
+    def second_run(*_: Any) -> None:
+        if not errors:
+            try:
+                pachisi.study(spec, chunk=70, threads=1)
+            except BaseException as e:  # noqa: BLE001 - recorded, asserted below
+                errors.append(e)
+            else:
+                errors.append(AssertionError("the second run was not refused"))
+
+    first = pachisi.study(spec, chunk=50, on_unit=second_run)
+    assert isinstance(errors[0], studies.StoreBusyError), errors
+    assert "in use by another run" in str(errors[0])
+    assert numbers(first.table) == numbers(whole.table)
+    # Reading the store needs no lock; once the run is over the store opens again.
+    assert sum(s["done"] for s in studies.status(spec)) == whole.spec.total_games
+    assert pachisi.study(spec).games_played == 0
+
+
 def test_changed_spec_is_refused(tmp_path: Path) -> None:
     pachisi.study(small_spec(tmp_path, games=100))
     with pytest.raises(StoreMismatchError) as e:
