@@ -223,6 +223,38 @@ def test_gymnasium_vector_env_reset_without_seed_plays_new_games():
     assert games(venv, 11) == seeded and games(venv) == after[0]
 
 
+def test_render_modes_follow_gymnasium_and_pettingzoo(capsys):
+    # "ansi" returns the text and prints nothing; "human" prints after each step; a mode the
+    # environment does not have is refused when it is made.
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.test import render_test
+
+    import pachisi.pettingzoo as pz
+    from pachisi.gymnasium import PachisiEnv
+
+    for make in (
+        lambda mode: PachisiEnv("backgammon", render_mode=mode),
+        lambda mode: pz.env("backgammon", render_mode=mode),
+    ):
+        with pytest.raises(pachisi.InvalidArgumentError, match="render_mode"):
+            make("rgb_array")
+        for mode in ("ansi", "human"):
+            env = make(mode)
+            env.reset(seed=0)
+            capsys.readouterr()
+            if isinstance(env, PachisiEnv):
+                env.step(int(np.flatnonzero(env.action_masks())[0]))
+            else:
+                env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+            printed = capsys.readouterr().out
+            text = env.render()
+            if mode == "ansi":
+                assert printed == "" and isinstance(text, str) and text
+            else:
+                assert printed and text is None
+    render_test(lambda render_mode=None: pz.env("pachisi", render_mode=render_mode))
+
+
 def test_pettingzoo_env_passes_api_and_seed_tests():
     pytest.importorskip("pettingzoo")
     from pettingzoo.test import api_test, seed_test

@@ -28,7 +28,7 @@ try:
 except ImportError as e:  # pragma: no cover - exercised without the extra
     raise ImportError("pachisi.gymnasium needs Gymnasium: pip install 'pachisi[rl]'") from e
 
-from ._native import InvalidPlayerError, RlGame, VecEnv
+from ._native import InvalidArgumentError, InvalidPlayerError, RlGame, VecEnv
 
 __all__ = ["PachisiEnv", "PachisiVectorEnv"]
 
@@ -36,7 +36,7 @@ __all__ = ["PachisiEnv", "PachisiVectorEnv"]
 class PachisiEnv(gym.Env):  # type: ignore[misc]
     """One seat of ``preset`` against fixed opponents."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi", "human"]}
 
     def __init__(
         self,
@@ -50,6 +50,7 @@ class PachisiEnv(gym.Env):  # type: ignore[misc]
         observation: str = "plain",
         **options: Any,
     ) -> None:
+        _check_render_mode(render_mode, self.metadata["render_modes"])
         # Each episode starts from a copy of this game (a copy shares the `features`
         # observation's scales instead of measuring them again).
         self._proto = RlGame(preset, encoding, 0, True, observation=observation, **options)
@@ -98,6 +99,8 @@ class PachisiEnv(gym.Env):  # type: ignore[misc]
         self._game.reset(game_seed)
         self._game.set_opponents(self._specs, game_seed)
         self._opponents_play()
+        if self.render_mode == "human":
+            self.render()
         return self._obs_info()
 
     def step(self, action: Any) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
@@ -115,6 +118,8 @@ class PachisiEnv(gym.Env):  # type: ignore[misc]
         reward = float(g.returns()[self.seat]) if terminated else 0.0
         truncated = cut or (not terminated and g.decisions >= self._max_decisions)
         obs, info = self._obs_info()
+        if self.render_mode == "human":
+            self.render()
         return obs, reward, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
@@ -125,7 +130,14 @@ class PachisiEnv(gym.Env):  # type: ignore[misc]
         return np.asarray(g.action_mask(), dtype=bool)
 
     def render(self) -> Optional[str]:
-        return self._game.position()
+        """The position as text (``render_mode="ansi"``, or no render mode); printed, and
+        ``None`` returned, with ``render_mode="human"`` (which also prints after each
+        ``reset`` and ``step``)."""
+        text = str(self._game.position())
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
 
 class PachisiVectorEnv(gym.vector.VectorEnv):  # type: ignore[misc]
@@ -180,6 +192,13 @@ class PachisiVectorEnv(gym.vector.VectorEnv):  # type: ignore[misc]
     def action_masks(self) -> np.ndarray:
         """``bool[num_envs, A]``: the legal actions of each game's seat to act."""
         return np.array(self._env.action_masks(), dtype=bool)
+
+
+def _check_render_mode(render_mode: Optional[str], modes: List[str]) -> None:
+    if render_mode is not None and render_mode not in modes:
+        raise InvalidArgumentError(
+            f"invalid argument: render_mode must be None or one of {modes}, got {render_mode!r}"
+        )
 
 
 def _copy_info(info: Dict[str, Any]) -> Dict[str, Any]:
