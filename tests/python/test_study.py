@@ -63,6 +63,9 @@ def test_spec_errors_name_the_key(tmp_path: Path) -> None:
     msg = bad("variants[0] (grid point capture_bonus=99)",
               lambda s: s["variants"][0]["grid"].update(capture_bonus=[10, 99]))
     assert "capture_bonus" in msg
+    assert msg.count("invalid rules:") == 1, msg
+    # `seats` beside the grid is named where the spec wrote it.
+    bad("variants[0].seats", lambda s: s["variants"][0].update(seats=2))
     bad("variants[2].options", lambda s: s["variants"][2].update(options={"no_such_rule": 1}))
     bad("lineups[1].players[0]", lambda s: s["lineups"][1].update(players=["grandmaster"]))
     bad("lineups[1].rest", lambda s: s["lineups"][1].update(rest="nobody"))

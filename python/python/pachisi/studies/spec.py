@@ -331,7 +331,10 @@ def _validate(raw: Dict[str, Any], source: Optional[Path]) -> Spec:
             grid["seats"] = vt["seats"]
         for axis, values in grid.items():
             if not isinstance(values, list) or not values:
-                raise _fail(f"{where}.grid.{axis}", f"must be a non-empty list of values, got "
+                # `seats` given beside the grid is named where the spec wrote it.
+                key = f"{where}.seats" if axis == "seats" and "seats" in vt else (
+                    f"{where}.grid.{axis}")
+                raise _fail(key, f"must be a non-empty list of values, got "
                             f"{values!r}")
             if axis in options:
                 raise _fail(f"{where}.grid.{axis}", "is also a fixed option in options")
@@ -355,8 +358,10 @@ def _validate(raw: Dict[str, Any], source: Optional[Path]) -> Spec:
                 rules = pachisi.Rules(preset, **opts)
             except pachisi.PachisiError as e:
                 at = ", ".join(f"{k}={_format_value(v)}" for k, v in point.items())
+                # The engine's message already begins "invalid rules:" for most errors.
+                text = str(e) if str(e).startswith("invalid rules:") else f"invalid rules: {e}"
                 raise _fail(f"{where}" + (f" (grid point {at})" if at else ".options"),
-                            f"invalid rules: {e}") from None
+                            text) from None
             suffix = ", ".join(f"{k} {_format_value(v)}" for k, v in point.items())
             cell_label = label + (f" | {suffix}" if suffix else "")
             rule_sets.append((label, preset, cell_label, point, rules, where))
