@@ -2,6 +2,7 @@
 adapters under their ecosystems' own checkers (skipped when the extra is not installed)."""
 
 import copy
+import json
 import pickle
 
 import numpy as np
@@ -370,6 +371,31 @@ def test_openspiel_games_declare_their_players_and_take_the_players_parameter():
     assert pyspiel.load_game("pachisi_parcheesi", {"options": '{"seats": 3}'}).num_players() == 3
     with pytest.raises(pachisi.InvalidRulesError, match="players"):
         pyspiel.load_game("pachisi_parcheesi", {"players": 2, "options": '{"seats": 3}'})
+
+
+def test_openspiel_utility_bounds_are_the_returns_a_seat_can_get():
+    # OpenSpiel asks for bounds as tight as possible: a lone winner gets 1 and the other seats
+    # share -1, a team's winners get 1 each and its opponents -1 each; backgammon scores up to
+    # 3 points (backgammons), times the largest cube when the cube is on.
+    pyspiel = pytest.importorskip("pyspiel")
+    import pachisi.openspiel  # noqa: F401
+
+    cases = [
+        ("pachisi_parcheesi", {}, -1 / 3, 1),
+        ("pachisi_parcheesi", {"seats": 3}, -1 / 2, 1),
+        ("pachisi_parcheesi", {"seats": 2}, -1, 1),
+        ("pachisi_pachisi_family", {}, -1, 1),
+        ("pachisi_pachisi_family", {"teams": False}, -1 / 3, 1),
+        ("pachisi_pachisi", {}, -1, 1),
+        ("pachisi_backgammon", {}, -3, 3),
+        ("pachisi_backgammon", {"backgammons": False}, -2, 2),
+        ("pachisi_backgammon", {"cube": True, "max_cube": 8}, -24, 24),
+    ]
+    for name, options, low, high in cases:
+        game = pyspiel.load_game(name, {"options": json.dumps(options)})
+        assert (game.min_utility(), game.max_utility()) == pytest.approx((low, high)), name
+    game = pyspiel.load_game("pachisi_parcheesi", {"players": 3})
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
 
 
 def test_openspiel_mcts_plays_parcheesi():

@@ -45,13 +45,20 @@ def _max_chance(preset: str) -> int:
     return {"backgammon": 30, "pachisi": 7}.get(preset, 21)
 
 
-def _utility(rl: RlGame, options: Dict[str, Any]) -> float:
-    """The most points a seat can win (backgammon: triple the largest cube)."""
-    if rl.variant != "backgammon":
-        return 1.0
-    rules = json.loads(rl.rules_json)
-    cube = rules.get("max_cube", 64) if rules.get("cube", False) else 1
-    return 3.0 * cube
+def _utility(rl: RlGame) -> Tuple[float, float]:
+    """The least and the most a seat's return can be. A winner gets the points won (1;
+    backgammon: 1, 2 with gammons, 3 with backgammons, times the largest cube), each loser minus
+    the winners' points shared among the losers, and the winners are one seat or one team (the
+    ``partners`` view of the observation: the observer's team)."""
+    top = 1.0
+    if rl.variant == "backgammon":
+        rules = json.loads(rl.rules_json)
+        cube = rules.get("max_cube", 64) if rules.get("cube", False) else 1
+        top = (3.0 if rules.get("backgammons") else 2.0 if rules.get("gammons") else 1.0) * cube
+    n = rl.num_players
+    off, shape = next((off, shape) for name, off, shape in rl.views() if name == "partners")
+    team = int(rl.observation(0)[off : off + int(np.prod(shape))].sum())
+    return -top * team / (n - team), top
 
 
 class _Observer:
@@ -224,13 +231,13 @@ def _make(preset: str) -> Tuple[Any, type]:
         max_len = int(params.get("max_game_length", _MAX_GAME_LENGTH))
         observation = params.get("observation", "plain")
         rl = RlGame(preset, encoding, 0, False, observation=observation, **options)
-        top = _utility(rl, options)
+        low, top = _utility(rl)
         n = rl.num_players
         info = pyspiel.GameInfo(
             num_distinct_actions=rl.num_actions,
             max_chance_outcomes=_max_chance(preset),
             num_players=n,
-            min_utility=-top * (n - 1),
+            min_utility=low,
             max_utility=top,
             utility_sum=0.0,
             max_game_length=max_len,
