@@ -256,6 +256,25 @@ def test_render_modes_follow_gymnasium_and_pettingzoo(capsys):
     render_test(lambda render_mode=None: pz.env("pachisi", render_mode=render_mode))
 
 
+def test_adapters_refuse_a_max_decisions_vec_env_refuses():
+    # A negative max_decisions ended every episode at once (truncated before the agent could
+    # act); VecEnv refuses it, and so do the adapters now.
+    pytest.importorskip("pettingzoo")
+    import pachisi.pettingzoo as pz
+    from pachisi.gymnasium import PachisiEnv, PachisiVectorEnv
+
+    for make in (
+        lambda m: PachisiEnv("parcheesi", max_decisions=m),
+        lambda m: pz.env("parcheesi", max_decisions=m),
+        lambda m: PachisiVectorEnv("parcheesi", 2, max_decisions=m),
+    ):
+        with pytest.raises(pachisi.InvalidArgumentError, match="max_decisions"):
+            make(-1)
+        with pytest.raises(TypeError, match="max_decisions"):
+            make(2.5)
+        make(100)
+
+
 def test_pettingzoo_env_passes_api_and_seed_tests():
     pytest.importorskip("pettingzoo")
     from pettingzoo.test import api_test, seed_test
