@@ -468,6 +468,20 @@ def test_core_imports_no_extra_and_missing_extras_are_named():
         "        raise AssertionError(mod)\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+    # Before Python 3.11 the openspiel extra installs nothing (open_spiel's wheels need 3.11),
+    # so the message says what is needed instead of sending the user to the extra.
+    old_python = (
+        "import sys\n"
+        "sys.modules['pyspiel'] = None\n"
+        "sys.version_info = (3, 10, 0)\n"
+        "try:\n"
+        "    import pachisi.openspiel\n"
+        "except ImportError as e:\n"
+        "    assert 'Python >= 3.11' in str(e) and '3.10' in str(e), e\n"
+        "else:\n"
+        "    raise AssertionError('imported')\n"
+    )
+    subprocess.run([sys.executable, "-c", old_python], check=True)
 
 
 def test_max_rolls_truncates_rl_games_and_the_adapters_say_truncated():

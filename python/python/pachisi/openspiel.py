@@ -27,6 +27,16 @@ import numpy as np
 try:
     import pyspiel  # type: ignore[import-not-found]
 except ImportError as e:  # pragma: no cover - exercised without the extra
+    import sys
+
+    # The extra installs nothing before Python 3.11 (open_spiel's wheels need 3.11).
+    if sys.version_info < (3, 11):
+        raise ImportError(
+            "pachisi.openspiel needs OpenSpiel, whose wheels need Python >= 3.11 (this is "
+            f"{sys.version_info[0]}.{sys.version_info[1]}, where pip install "
+            "'pachisi[openspiel]' installs nothing): use Python 3.11 or later, or build "
+            "open_spiel from source"
+        ) from e
     raise ImportError("pachisi.openspiel needs OpenSpiel: pip install 'pachisi[openspiel]'") from e
 
 from ._native import InvalidJsonError, InvalidRulesError, PachisiError, RlGame, Rules, variants
