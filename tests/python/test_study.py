@@ -64,6 +64,8 @@ def test_spec_errors_name_the_key(tmp_path: Path) -> None:
               lambda s: s["variants"][0]["grid"].update(capture_bonus=[10, 99]))
     assert "capture_bonus" in msg
     assert msg.count("invalid rules:") == 1, msg
+    # As pachisi.simulate: at most MAX_THREADS worker threads.
+    bad("backend.threads", lambda s: s.update(backend={"threads": pachisi.MAX_THREADS + 1}))
     # `seats` beside the grid is named where the spec wrote it.
     bad("variants[0].seats", lambda s: s["variants"][0].update(seats=2))
     bad("variants[2].options", lambda s: s["variants"][2].update(options={"no_such_rule": 1}))

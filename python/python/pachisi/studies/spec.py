@@ -434,7 +434,10 @@ def _validate(raw: Dict[str, Any], source: Optional[Path]) -> Spec:
     backend.setdefault("name", "local")
     if backend["name"] not in BACKENDS:
         raise _fail("backend.name", f"{backend['name']!r} is not a backend ({', '.join(BACKENDS)})")
-    _int(backend.get("threads"), "backend.threads", 1, optional=True)
+    threads = _int(backend.get("threads"), "backend.threads", 1, optional=True)
+    if threads is not None and threads > pachisi.MAX_THREADS:
+        # As pachisi.simulate: each worker is a thread, never a count the machine cannot start.
+        raise _fail("backend.threads", f"must be at most {pachisi.MAX_THREADS}, got {threads}")
     _int(backend.get("num_cpus"), "backend.num_cpus", 1, optional=True)
     _int(backend.setdefault("max_retries", 3), "backend.max_retries", 0)
     chunk = _int(backend.get("chunk"), "backend.chunk", 1, optional=True)
