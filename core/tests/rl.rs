@@ -304,6 +304,35 @@ fn vec_env_is_reproducible_and_resets_games_that_end() {
     run_vec(&parcheesi, 4, 0, 300);
 }
 
+/// The observations of `steps` calls of `random_actions` and `step` after `env.reset(seed)`.
+fn random_run(env: &mut VecEnv, seed: Option<u64>, steps: usize) -> Vec<f32> {
+    let mut buffers = OutputBuffers::new(env);
+    let mut out = buffers.outputs();
+    env.reset(seed, &mut out);
+    let mut actions = vec![0i64; env.num_envs()];
+    let mut seen = out.obs.to_vec();
+    for _ in 0..steps {
+        env.random_actions(&mut actions);
+        env.step(&actions, &mut out).unwrap();
+        seen.extend_from_slice(out.obs);
+    }
+    seen
+}
+
+#[test]
+fn vec_env_reset_with_a_seed_restarts_the_random_actions_too() {
+    // After reset(Some(s)), random_actions draws what a new VecEnv of seed s draws, whatever
+    // the environment did before (the generators of random_actions are not left running).
+    let rules = Rules::preset("parcheesi").unwrap();
+    let mut fresh = VecEnv::new(&rules, 4, 7, Encoding::Step, None).unwrap();
+    let expected = random_run(&mut fresh, None, 60);
+    let mut used = VecEnv::new(&rules, 4, 3, Encoding::Step, None).unwrap();
+    random_run(&mut used, None, 25);
+    assert_eq!(random_run(&mut used, Some(7), 60), expected);
+    // reset(None) restarts from the current seed: the same trajectory again.
+    assert_eq!(random_run(&mut used, None, 60), expected);
+}
+
 #[test]
 fn openspiel_encoding_plays_exactly_the_legal_plays() {
     let rules = Rules::with_options("backgammon", &serde_json::json!({"cube": false})).unwrap();

@@ -215,7 +215,9 @@ impl PyVecEnv {
         views_list(py, &self.env.views())
     }
 
-    /// Restarts every game (seeds ``seed + i``; the constructor's seed when ``None``).
+    /// Restarts every game (seeds ``seed + i``; when ``None``, the last seed given, at first the
+    /// constructor's) and the generators of ``random_actions`` with them: after ``reset(s)``
+    /// the environment plays as a new one made with seed ``s``.
     #[pyo3(signature = (seed=None))]
     fn reset<'py>(
         &mut self,

@@ -2,6 +2,7 @@
 adapters under their ecosystems' own checkers (skipped when the extra is not installed)."""
 
 import copy
+import json
 import pickle
 
 import numpy as np
@@ -53,6 +54,23 @@ def test_vec_env_is_seeded_and_refuses_illegal_actions():
     assert np.array_equal(env.reset(seed=0)[0], before)
     with pytest.raises(pachisi.InvalidRulesError):
         pachisi.VecEnv("parcheesi", 2, encoding="openspiel")
+
+
+def test_vec_env_reset_with_a_seed_restarts_random_actions():
+    # reset(seed) gives the trajectory of a new VecEnv of that seed, random actions included,
+    # whatever the environment played before.
+    def trajectory(env, seed):
+        obs, _ = env.reset(seed)
+        seen = [obs.copy()]
+        for _ in range(40):
+            obs, *_ = env.step(env.random_actions())
+            seen.append(obs.copy())
+        return np.stack(seen)
+
+    expected = trajectory(pachisi.VecEnv("parcheesi", 4, seed=5, seats=2), None)
+    env = pachisi.VecEnv("parcheesi", 4, seed=0, seats=2)
+    trajectory(env, None)
+    assert np.array_equal(trajectory(env, 5), expected)
 
 
 def test_rl_game_copies_and_pickles_mid_play():
@@ -182,6 +200,81 @@ def test_gymnasium_env_passes_check_env():
     assert isinstance(venv, gym.vector.VectorEnv)
 
 
+def test_gymnasium_vector_env_reset_without_seed_plays_new_games():
+    pytest.importorskip("gymnasium")
+    from pachisi.gymnasium import PachisiVectorEnv
+
+    def games(venv, seed=None):
+        # The games after the reset, generators included.
+        venv.reset(seed=seed)
+        return [venv._env.game(i).state_json() for i in range(venv.num_envs)]
+
+    def vec_games(seed):
+        env = pachisi.VecEnv("backgammon", 2, seed=seed, cube=False)
+        return [env.game(i).state_json() for i in range(2)]
+
+    venv = PachisiVectorEnv("backgammon", num_envs=2, seed=3, cube=False)
+    # At first the constructor's seed: game i is seeded 3 + i.
+    assert games(venv) == vec_games(3)
+    # Then new games each time (the next seeds), reproducibly from the last seed given.
+    seeded = games(venv, 11)
+    after = [games(venv) for _ in range(3)]
+    assert seeded == vec_games(11)
+    assert after == [vec_games(13), vec_games(15), vec_games(17)]
+    assert games(venv, 11) == seeded and games(venv) == after[0]
+
+
+def test_render_modes_follow_gymnasium_and_pettingzoo(capsys):
+    # "ansi" returns the text and prints nothing; "human" prints after each step; a mode the
+    # environment does not have is refused when it is made.
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.test import render_test
+
+    import pachisi.pettingzoo as pz
+    from pachisi.gymnasium import PachisiEnv
+
+    for make in (
+        lambda mode: PachisiEnv("backgammon", render_mode=mode),
+        lambda mode: pz.env("backgammon", render_mode=mode),
+    ):
+        with pytest.raises(pachisi.InvalidArgumentError, match="render_mode"):
+            make("rgb_array")
+        for mode in ("ansi", "human"):
+            env = make(mode)
+            env.reset(seed=0)
+            capsys.readouterr()
+            if isinstance(env, PachisiEnv):
+                env.step(int(np.flatnonzero(env.action_masks())[0]))
+            else:
+                env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+            printed = capsys.readouterr().out
+            text = env.render()
+            if mode == "ansi":
+                assert printed == "" and isinstance(text, str) and text
+            else:
+                assert printed and text is None
+    render_test(lambda render_mode=None: pz.env("pachisi", render_mode=render_mode))
+
+
+def test_adapters_refuse_a_max_decisions_vec_env_refuses():
+    # A negative max_decisions ended every episode at once (truncated before the agent could
+    # act); VecEnv refuses it, and so do the adapters now.
+    pytest.importorskip("pettingzoo")
+    import pachisi.pettingzoo as pz
+    from pachisi.gymnasium import PachisiEnv, PachisiVectorEnv
+
+    for make in (
+        lambda m: PachisiEnv("parcheesi", max_decisions=m),
+        lambda m: pz.env("parcheesi", max_decisions=m),
+        lambda m: PachisiVectorEnv("parcheesi", 2, max_decisions=m),
+    ):
+        with pytest.raises(pachisi.InvalidArgumentError, match="max_decisions"):
+            make(-1)
+        with pytest.raises(TypeError, match="max_decisions"):
+            make(2.5)
+        make(100)
+
+
 def test_pettingzoo_env_passes_api_and_seed_tests():
     pytest.importorskip("pettingzoo")
     from pettingzoo.test import api_test, seed_test
@@ -240,6 +333,90 @@ def test_openspiel_games_take_the_observation_parameter():
             pyspiel.load_game("pachisi_parcheesi", {"options": bad})
 
 
+def test_openspiel_game_strings_round_trip_with_several_options():
+    # OpenSpiel separates a game string's parameters by commas: rules options with several
+    # keys must still serialise, pickle and load back from str(game).
+    pyspiel = pytest.importorskip("pyspiel")
+    import pickle
+
+    import pachisi.openspiel  # noqa: F401
+
+    game = pyspiel.load_game(
+        "pachisi_parcheesi", {"options": '{"seats": 2, "capture_bonus": 10, "home_bonus": 0}'}
+    )
+    rules = game.new_initial_state()._rl.rules_json
+    assert '"capture_bonus":10' in rules and game.num_players() == 2
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    for copy_ in (
+        pyspiel.load_game(str(game)),
+        pickle.loads(pickle.dumps(game)),
+        pyspiel.deserialize_game_and_state(
+            pyspiel.serialize_game_and_state(game, game.new_initial_state())
+        )[0],
+    ):
+        assert str(copy_) == str(game)
+        assert copy_.new_initial_state()._rl.rules_json == rules
+    # The form the game string carries (";" between items) is accepted as input too.
+    text = game.get_parameters()["options"]
+    assert "," not in text
+    again = pyspiel.load_game("pachisi_parcheesi", {"options": text, "players": 2})
+    assert again.new_initial_state()._rl.rules_json == rules
+    # A list option (Classic Pachisi's graces) as well.
+    classic = pyspiel.load_game("pachisi_pachisi", {"options": '{"graces": [6, 10]}'})
+    assert pickle.loads(pickle.dumps(classic)).new_initial_state()._rl.rules_json == (
+        classic.new_initial_state()._rl.rules_json
+    )
+
+
+def test_openspiel_games_declare_their_players_and_take_the_players_parameter():
+    pyspiel = pytest.importorskip("pyspiel")
+    import pachisi.openspiel  # noqa: F401
+
+    def players(name):
+        t = pyspiel.load_game(name).get_type()
+        return t.min_num_players, t.max_num_players
+
+    assert players("pachisi_backgammon") == (2, 2)
+    assert players("pachisi_parcheesi") == (2, 4)
+    assert players("pachisi_pachisi") == (2, 4)
+    # OpenSpiel's convention for games of several player counts (its games_sim_test loads
+    # them so): the parameter `players`.
+    for name in ("pachisi_parcheesi", "pachisi_pachisi_family", "pachisi_pachisi_online"):
+        for n in (2, 3, 4):
+            game = pyspiel.load_game(name, {"players": n})
+            assert game.num_players() == n
+            pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    # The `seats` option alone still chooses the seats; against another `players`, an error.
+    assert pyspiel.load_game("pachisi_parcheesi", {"options": '{"seats": 3}'}).num_players() == 3
+    with pytest.raises(pachisi.InvalidRulesError, match="players"):
+        pyspiel.load_game("pachisi_parcheesi", {"players": 2, "options": '{"seats": 3}'})
+
+
+def test_openspiel_utility_bounds_are_the_returns_a_seat_can_get():
+    # OpenSpiel asks for bounds as tight as possible: a lone winner gets 1 and the other seats
+    # share -1, a team's winners get 1 each and its opponents -1 each; backgammon scores up to
+    # 3 points (backgammons), times the largest cube when the cube is on.
+    pyspiel = pytest.importorskip("pyspiel")
+    import pachisi.openspiel  # noqa: F401
+
+    cases = [
+        ("pachisi_parcheesi", {}, -1 / 3, 1),
+        ("pachisi_parcheesi", {"seats": 3}, -1 / 2, 1),
+        ("pachisi_parcheesi", {"seats": 2}, -1, 1),
+        ("pachisi_pachisi_family", {}, -1, 1),
+        ("pachisi_pachisi_family", {"teams": False}, -1 / 3, 1),
+        ("pachisi_pachisi", {}, -1, 1),
+        ("pachisi_backgammon", {}, -3, 3),
+        ("pachisi_backgammon", {"backgammons": False}, -2, 2),
+        ("pachisi_backgammon", {"cube": True, "max_cube": 8}, -24, 24),
+    ]
+    for name, options, low, high in cases:
+        game = pyspiel.load_game(name, {"options": json.dumps(options)})
+        assert (game.min_utility(), game.max_utility()) == pytest.approx((low, high)), name
+    game = pyspiel.load_game("pachisi_parcheesi", {"players": 3})
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
 def test_openspiel_mcts_plays_parcheesi():
     pyspiel = pytest.importorskip("pyspiel")
     from open_spiel.python.algorithms import mcts
@@ -291,6 +468,20 @@ def test_core_imports_no_extra_and_missing_extras_are_named():
         "        raise AssertionError(mod)\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+    # Before Python 3.11 the openspiel extra installs nothing (open_spiel's wheels need 3.11),
+    # so the message says what is needed instead of sending the user to the extra.
+    old_python = (
+        "import sys\n"
+        "sys.modules['pyspiel'] = None\n"
+        "sys.version_info = (3, 10, 0)\n"
+        "try:\n"
+        "    import pachisi.openspiel\n"
+        "except ImportError as e:\n"
+        "    assert 'Python >= 3.11' in str(e) and '3.10' in str(e), e\n"
+        "else:\n"
+        "    raise AssertionError('imported')\n"
+    )
+    subprocess.run([sys.executable, "-c", old_python], check=True)
 
 
 def test_max_rolls_truncates_rl_games_and_the_adapters_say_truncated():

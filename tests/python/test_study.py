@@ -63,6 +63,11 @@ def test_spec_errors_name_the_key(tmp_path: Path) -> None:
     msg = bad("variants[0] (grid point capture_bonus=99)",
               lambda s: s["variants"][0]["grid"].update(capture_bonus=[10, 99]))
     assert "capture_bonus" in msg
+    assert msg.count("invalid rules:") == 1, msg
+    # As pachisi.simulate: at most MAX_THREADS worker threads.
+    bad("backend.threads", lambda s: s.update(backend={"threads": pachisi.MAX_THREADS + 1}))
+    # `seats` beside the grid is named where the spec wrote it.
+    bad("variants[0].seats", lambda s: s["variants"][0].update(seats=2))
     bad("variants[2].options", lambda s: s["variants"][2].update(options={"no_such_rule": 1}))
     bad("lineups[1].players[0]", lambda s: s["lineups"][1].update(players=["grandmaster"]))
     bad("lineups[1].rest", lambda s: s["lineups"][1].update(rest="nobody"))
@@ -161,6 +166,32 @@ def test_resume_after_interruption(tmp_path: Path) -> None:
     # Nothing left to do: a third run plays nothing and gives the same table.
     third = pachisi.study(small_spec(tmp_path / "part"))
     assert third.games_played == 0 and numbers(third.table) == numbers(whole.table)
+
+
+def test_a_second_run_on_the_same_store_is_refused(tmp_path: Path) -> None:
+    # Two runs of one spec on one store at once would both play the missing units and store
+    # overlapping ranges, leaving a store no table can be read from: the second is refused
+    # while the first runs, and the first ends with the table of a single run.
+    whole = pachisi.study(small_spec(tmp_path / "whole"), chunk=50)
+    spec = small_spec(tmp_path / "shared")
+    errors: List[BaseException] = []
+
+    def second_run(*_: Any) -> None:
+        if not errors:
+            try:
+                pachisi.study(spec, chunk=70, threads=1)
+            except BaseException as e:  # noqa: BLE001 - recorded, asserted below
+                errors.append(e)
+            else:
+                errors.append(AssertionError("the second run was not refused"))
+
+    first = pachisi.study(spec, chunk=50, on_unit=second_run)
+    assert isinstance(errors[0], studies.StoreBusyError), errors
+    assert "in use by another run" in str(errors[0])
+    assert numbers(first.table) == numbers(whole.table)
+    # Reading the store needs no lock; once the run is over the store opens again.
+    assert sum(s["done"] for s in studies.status(spec)) == whole.spec.total_games
+    assert pachisi.study(spec).games_played == 0
 
 
 def test_changed_spec_is_refused(tmp_path: Path) -> None:

@@ -1363,13 +1363,19 @@ impl VecEnv {
         }
     }
 
-    /// Restarts every game (seeds `seed + i`, or the constructor's seed when `None`) and writes
-    /// the first observations; rewards, terminated and truncated are cleared.
+    /// Restarts every game (seeds `seed + i`; when `None`, the last seed given, at first the
+    /// constructor's) and writes the first observations; rewards, terminated and truncated are
+    /// cleared. The generators of [`VecEnv::random_actions`] restart from the same seed, so
+    /// after `reset(Some(s))` the environment is in every respect a new `VecEnv` made with
+    /// seed `s`.
     pub fn reset(&mut self, seed: Option<u64>, out: &mut Outputs<'_>) {
         if let Some(s) = seed {
             self.seed = s;
         }
         let seed = self.seed;
+        for (i, rng) in self.policy_rngs.iter_mut().enumerate() {
+            *rng = rng_from_seed(crate::sim::game_seed(seed, i as u64));
+        }
         let (d, a, p) = (self.obs_size, self.num_actions, self.seats as usize);
         self.games
             .par_iter_mut()

@@ -10,6 +10,8 @@
 * :class:`PachisiVectorEnv`: :class:`pachisi.VecEnv` as a ``gymnasium.vector.VectorEnv``
   (every seat played by the caller, self-play); the reward is that of the seat that acted,
   all seats' rewards in ``info["rewards"]``; same-step autoreset; ``observation`` as above.
+  ``reset(seed=s)`` seeds game ``i`` with ``s + i``; ``reset()`` without a seed goes on to new
+  games (seeds ``s + N + i``, then ``s + 2N + i``, ...; at first the constructor's ``seed``).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ try:
 except ImportError as e:  # pragma: no cover - exercised without the extra
     raise ImportError("pachisi.gymnasium needs Gymnasium: pip install 'pachisi[rl]'") from e
 
-from ._native import InvalidPlayerError, RlGame, VecEnv
+from ._native import InvalidArgumentError, InvalidPlayerError, RlGame, VecEnv
 
 __all__ = ["PachisiEnv", "PachisiVectorEnv"]
 
@@ -34,7 +36,7 @@ __all__ = ["PachisiEnv", "PachisiVectorEnv"]
 class PachisiEnv(gym.Env):  # type: ignore[misc]
     """One seat of ``preset`` against fixed opponents."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi", "human"]}
 
     def __init__(
         self,
@@ -48,6 +50,7 @@ class PachisiEnv(gym.Env):  # type: ignore[misc]
         observation: str = "plain",
         **options: Any,
     ) -> None:
+        _check_render_mode(render_mode, self.metadata["render_modes"])
         # Each episode starts from a copy of this game (a copy shares the `features`
         # observation's scales instead of measuring them again).
         self._proto = RlGame(preset, encoding, 0, True, observation=observation, **options)
@@ -69,7 +72,7 @@ class PachisiEnv(gym.Env):  # type: ignore[misc]
         self._proto.clone().set_opponents(specs, 0)
         self._specs = specs
         self.seat = seat
-        self._max_decisions = max_decisions
+        self._max_decisions = _check_max_decisions(max_decisions)
         self._illegal_reward = illegal_reward
         self.render_mode = render_mode
         self.observation_space = spaces.Box(
@@ -96,6 +99,8 @@ class PachisiEnv(gym.Env):  # type: ignore[misc]
         self._game.reset(game_seed)
         self._game.set_opponents(self._specs, game_seed)
         self._opponents_play()
+        if self.render_mode == "human":
+            self.render()
         return self._obs_info()
 
     def step(self, action: Any) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
@@ -113,6 +118,8 @@ class PachisiEnv(gym.Env):  # type: ignore[misc]
         reward = float(g.returns()[self.seat]) if terminated else 0.0
         truncated = cut or (not terminated and g.decisions >= self._max_decisions)
         obs, info = self._obs_info()
+        if self.render_mode == "human":
+            self.render()
         return obs, reward, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
@@ -123,7 +130,14 @@ class PachisiEnv(gym.Env):  # type: ignore[misc]
         return np.asarray(g.action_mask(), dtype=bool)
 
     def render(self) -> Optional[str]:
-        return self._game.position()
+        """The position as text (``render_mode="ansi"``, or no render mode); printed, and
+        ``None`` returned, with ``render_mode="human"`` (which also prints after each
+        ``reset`` and ``step``)."""
+        text = str(self._game.position())
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
 
 class PachisiVectorEnv(gym.vector.VectorEnv):  # type: ignore[misc]
@@ -145,6 +159,8 @@ class PachisiVectorEnv(gym.vector.VectorEnv):  # type: ignore[misc]
             preset, num_envs, seed, encoding, max_decisions, observation=observation, **options
         )
         self.num_envs = num_envs
+        # The base seed of the next reset without a seed (game i gets base + i).
+        self._next_seed = seed
         self.single_observation_space = spaces.Box(
             -np.inf, np.inf, (self._env.observation_size,), np.float32
         )
@@ -155,7 +171,11 @@ class PachisiVectorEnv(gym.vector.VectorEnv):  # type: ignore[misc]
     def reset(
         self, *, seed: Optional[int] = None, options: Optional[dict] = None
     ) -> Tuple[np.ndarray, Dict[str, Any]]:
-        obs, info = self._env.reset(seed)
+        # Without a seed, go on to new games (the next num_envs seeds) rather than replay the
+        # last reset's: reproducible from the last seed given, never the same games again.
+        base = self._next_seed if seed is None else int(seed)
+        obs, info = self._env.reset(base)
+        self._next_seed = (base + self.num_envs) % 2**64
         return obs.copy(), _copy_info(info)
 
     def step(
@@ -174,5 +194,23 @@ class PachisiVectorEnv(gym.vector.VectorEnv):  # type: ignore[misc]
         return np.array(self._env.action_masks(), dtype=bool)
 
 
+def _check_render_mode(render_mode: Optional[str], modes: List[str]) -> None:
+    if render_mode is not None and render_mode not in modes:
+        raise InvalidArgumentError(
+            f"invalid argument: render_mode must be None or one of {modes}, got {render_mode!r}"
+        )
+
+
 def _copy_info(info: Dict[str, Any]) -> Dict[str, Any]:
     return {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in info.items()}
+
+
+def _check_max_decisions(value: Any) -> int:
+    """``max_decisions`` as VecEnv takes it: an int from 0 to 2**32 - 1."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"`max_decisions` must be an int, got {type(value).__name__}")
+    if not 0 <= value < 2**32:
+        raise InvalidArgumentError(
+            f"invalid argument: `max_decisions` must be an int from 0 to 2**32 - 1, got {value}"
+        )
+    return int(value)

@@ -24,15 +24,21 @@ except ImportError as e:  # pragma: no cover - exercised without the extra
         "pachisi.pettingzoo needs PettingZoo and Gymnasium: pip install 'pachisi[rl]'"
     ) from e
 
-from ._native import RlGame
+from ._native import InvalidArgumentError, RlGame
 
 __all__ = ["env", "raw_env"]
+
+_RENDER_MODES = ["ansi", "human"]
 
 
 class raw_env(AECEnv):  # type: ignore[misc]
     """The AEC environment without PettingZoo's checking wrappers (see :func:`env`)."""
 
-    metadata = {"render_modes": ["ansi"], "name": "pachisi_v0", "is_parallelizable": False}
+    metadata = {
+        "render_modes": _RENDER_MODES,
+        "name": "pachisi_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -44,7 +50,12 @@ class raw_env(AECEnv):  # type: ignore[misc]
         **options: Any,
     ) -> None:
         super().__init__()
-        self._max_decisions = max_decisions
+        if render_mode is not None and render_mode not in _RENDER_MODES:
+            raise InvalidArgumentError(
+                f"invalid argument: render_mode must be None or one of {_RENDER_MODES}, "
+                f"got {render_mode!r}"
+            )
+        self._max_decisions = _check_max_decisions(max_decisions)
         self.render_mode = render_mode
         # Each reset starts from a copy of this game (a copy shares the `features` observation's
         # scales instead of measuring them again).
@@ -116,11 +127,17 @@ class raw_env(AECEnv):  # type: ignore[misc]
         else:
             self.agent_selection = self.possible_agents[self._game.current_player()]
         self._accumulate_rewards()
-        if self.render_mode == "ansi":
-            print(self.render())
+        if self.render_mode == "human":
+            self.render()
 
-    def render(self) -> str:
-        return self._game.position()
+    def render(self) -> Optional[str]:
+        """The position as text (``render_mode="ansi"``, or no render mode); printed, and
+        ``None`` returned, with ``render_mode="human"`` (which also prints after each step)."""
+        text = str(self._game.position())
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         pass
@@ -136,3 +153,14 @@ def env(preset: str = "parcheesi", **options: Any) -> AECEnv:
     e = wrappers.AssertOutOfBoundsWrapper(e)
     e = wrappers.OrderEnforcingWrapper(e)
     return e
+
+
+def _check_max_decisions(value: Any) -> int:
+    """``max_decisions`` as VecEnv takes it: an int from 0 to 2**32 - 1."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"`max_decisions` must be an int, got {type(value).__name__}")
+    if not 0 <= value < 2**32:
+        raise InvalidArgumentError(
+            f"invalid argument: `max_decisions` must be an int from 0 to 2**32 - 1, got {value}"
+        )
+    return int(value)

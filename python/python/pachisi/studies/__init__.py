@@ -29,7 +29,7 @@ from typing import Any, Dict, List, Mapping, Optional, Union
 from . import backends
 from .backends import Progress, UnitHook
 from .spec import Cell, Lineup, Spec, SpecError, SpecLike, describe, load_spec
-from .store import Store, StoreMismatchError
+from .store import Store, StoreBusyError, StoreMismatchError
 from .table import BASE_COLUMNS, Table, build_rows, table_json
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
     "Spec",
     "SpecError",
     "Store",
+    "StoreBusyError",
     "StoreMismatchError",
     "StudyResult",
     "Table",
@@ -127,7 +128,7 @@ def study(
     store_path = Path(store) if store is not None else s.output_path("store")
     assert store_path is not None
     started = time.perf_counter()
-    with Store(store_path, s, fresh=fresh) as st:
+    with Store(store_path, s, fresh=fresh, lock=True) as st:
         resumed = st.games_done()
         todo = s.total_games - resumed
         bar = _progress(progress, todo, f"study {s.name}")

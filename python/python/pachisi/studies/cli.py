@@ -8,7 +8,7 @@ import sys
 import time
 from typing import List, Optional, Sequence
 
-from . import SpecError, StoreMismatchError, describe, load_spec, status, study
+from . import SpecError, StoreBusyError, StoreMismatchError, describe, load_spec, status, study
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -89,7 +89,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"\n{result.games_played:,} games played{resumed} in "
               f"{time.perf_counter() - started:.1f} s; wrote {', '.join(written)}")
         return 0
-    except (SpecError, StoreMismatchError, ImportError) as e:
+    except (SpecError, StoreMismatchError, StoreBusyError, ImportError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
 

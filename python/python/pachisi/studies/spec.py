@@ -331,7 +331,10 @@ def _validate(raw: Dict[str, Any], source: Optional[Path]) -> Spec:
             grid["seats"] = vt["seats"]
         for axis, values in grid.items():
             if not isinstance(values, list) or not values:
-                raise _fail(f"{where}.grid.{axis}", f"must be a non-empty list of values, got "
+                # `seats` given beside the grid is named where the spec wrote it.
+                key = f"{where}.seats" if axis == "seats" and "seats" in vt else (
+                    f"{where}.grid.{axis}")
+                raise _fail(key, f"must be a non-empty list of values, got "
                             f"{values!r}")
             if axis in options:
                 raise _fail(f"{where}.grid.{axis}", "is also a fixed option in options")
@@ -355,8 +358,10 @@ def _validate(raw: Dict[str, Any], source: Optional[Path]) -> Spec:
                 rules = pachisi.Rules(preset, **opts)
             except pachisi.PachisiError as e:
                 at = ", ".join(f"{k}={_format_value(v)}" for k, v in point.items())
+                # The engine's message already begins "invalid rules:" for most errors.
+                text = str(e) if str(e).startswith("invalid rules:") else f"invalid rules: {e}"
                 raise _fail(f"{where}" + (f" (grid point {at})" if at else ".options"),
-                            f"invalid rules: {e}") from None
+                            text) from None
             suffix = ", ".join(f"{k} {_format_value(v)}" for k, v in point.items())
             cell_label = label + (f" | {suffix}" if suffix else "")
             rule_sets.append((label, preset, cell_label, point, rules, where))
@@ -429,7 +434,10 @@ def _validate(raw: Dict[str, Any], source: Optional[Path]) -> Spec:
     backend.setdefault("name", "local")
     if backend["name"] not in BACKENDS:
         raise _fail("backend.name", f"{backend['name']!r} is not a backend ({', '.join(BACKENDS)})")
-    _int(backend.get("threads"), "backend.threads", 1, optional=True)
+    threads = _int(backend.get("threads"), "backend.threads", 1, optional=True)
+    if threads is not None and threads > pachisi.MAX_THREADS:
+        # As pachisi.simulate: each worker is a thread, never a count the machine cannot start.
+        raise _fail("backend.threads", f"must be at most {pachisi.MAX_THREADS}, got {threads}")
     _int(backend.get("num_cpus"), "backend.num_cpus", 1, optional=True)
     _int(backend.setdefault("max_retries", 3), "backend.max_retries", 0)
     chunk = _int(backend.get("chunk"), "backend.chunk", 1, optional=True)

@@ -41,13 +41,60 @@ class StoreMismatchError(RuntimeError):
     """The store holds results of a different spec (or is not a study store)."""
 
 
+class StoreBusyError(RuntimeError):
+    """Another run of a study is using the store (two runs would play the same units and store
+    overlapping ranges)."""
+
+
+def _lock(path: Path) -> Optional[Any]:
+    """An exclusive lock on ``path`` + ``.lock`` for as long as the returned file stays open
+    (``None`` where the platform has no ``fcntl``); :class:`StoreBusyError` when another run
+    holds it."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        return None
+    lock_path = Path(str(path) + ".lock")
+    handle = open(lock_path, "a")
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise StoreBusyError(
+            f"the store {path} is in use by another run of the study (lock {lock_path}); "
+            "wait for it to end, or set outputs.store (or --store) to another file"
+        ) from None
+    return handle
+
+
 class Store:
     """A study's SQLite store. ``fresh=True`` deletes whatever it held; ``fresh="if-changed"``
-    only when it holds the results of another spec (instead of refusing)."""
+    only when it holds the results of another spec (instead of refusing). ``lock=True`` (a
+    run) holds an exclusive lock on ``PATH.lock`` until :meth:`close`, so that a second run on
+    the same store fails with :class:`StoreBusyError` instead of storing the same units again
+    (reading the store, as ``status`` does, needs no lock)."""
 
-    def __init__(self, path: Path, spec: Spec, fresh: Union[bool, str] = False) -> None:
+    def __init__(
+        self, path: Path, spec: Spec, fresh: Union[bool, str] = False, lock: bool = False
+    ) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = _lock(self.path) if lock else None
+        try:
+            self._open(spec, fresh)
+        except BaseException:
+            if hasattr(self, "db"):
+                self.db.close()
+            self._unlock()
+            raise
+
+    def _unlock(self) -> None:
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
+
+    def _open(self, spec: Spec, fresh: Union[bool, str]) -> None:
+        path = self.path
         if fresh == "if-changed":
             try:
                 Store(path, spec).close()
@@ -96,6 +143,7 @@ class Store:
 
     def close(self) -> None:
         self.db.close()
+        self._unlock()
 
     def __enter__(self) -> "Store":
         return self
