@@ -224,6 +224,55 @@ def test_gymnasium_vector_env_reset_without_seed_plays_new_games():
     assert games(venv, 11) == seeded and games(venv) == after[0]
 
 
+def test_gymnasium_vector_env_final_info_seeds_and_action_types():
+    pytest.importorskip("gymnasium")
+    from pachisi.gymnasium import PachisiVectorEnv
+
+    venv = PachisiVectorEnv("parcheesi", num_envs=3, seed=0, max_decisions=40, seats=2)
+    obs, info = venv.reset()
+    rng = np.random.default_rng(0)
+    seen_end = False
+    for _ in range(200):
+        obs, r, term, trunc, info = venv.step(random_actions(venv.action_masks(), rng))
+        ended = term | trunc
+        seen_end = seen_end or bool(ended.any())
+        # Same-step autoreset: the ended games' last observation and info, masked (the keys
+        # are there at every step, as VecEnv's final_obs, with the mask all false when no
+        # game ended).
+        assert info["_final_obs"].tolist() == ended.tolist()
+        assert info["_final_info"].tolist() == ended.tolist()
+        fin = info["final_info"]
+        assert fin["_rewards"].tolist() == ended.tolist()
+        assert fin["rewards"].shape == (3, 2)
+        assert np.allclose(fin["rewards"], info["rewards"])
+    assert seen_end
+    # One int seed; a list per game is refused clearly rather than as a TypeError inside.
+    with pytest.raises(pachisi.InvalidArgumentError, match="one int seed"):
+        venv.reset(seed=[1, 2, 3])
+    # A float action is refused, not truncated to another id.
+    mask = venv.action_masks()
+    with pytest.raises(TypeError, match="integers"):
+        venv.step(random_actions(mask, rng).astype(np.float64) + 0.5)
+
+
+def test_gymnasium_env_seat_type_and_illegal_action_end_the_episode():
+    pytest.importorskip("gymnasium")
+    from pachisi.gymnasium import PachisiEnv
+
+    for bad in (1.5, "0", True):
+        with pytest.raises(TypeError, match="`seat` must be an int"):
+            PachisiEnv("parcheesi", seat=bad)
+    env = PachisiEnv("parcheesi", seat=np.int64(1), seats=2)
+    obs, info = env.reset(seed=2)
+    illegal = int(np.flatnonzero(~info["action_mask"])[0])
+    obs, r, term, trunc, info = env.step(illegal)
+    assert term and info["illegal_action"] and r == -1.0
+    # The episode is over: no action is legal until the next reset.
+    assert not env.action_masks().any() and not info["action_mask"].any()
+    obs, info = env.reset(seed=2)
+    assert info["action_mask"].any()
+
+
 def test_render_modes_follow_gymnasium_and_pettingzoo(capsys):
     # "ansi" returns the text and prints nothing; "human" prints after each step; a mode the
     # environment does not have is refused when it is made.

@@ -313,6 +313,20 @@ def test_cli_run_status_validate(tmp_path: Path) -> None:
     assert out.returncode == 2 and "study.bogus" in out.stderr
 
 
+def test_cli_output_into_a_closed_pipe_is_quiet() -> None:
+    # `python -m pachisi study validate spec | head -1`: the reader goes away first.
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pachisi", "study", "validate",
+         str(ROOT / "examples" / "studies" / "main.toml")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 141, err
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err
+
+
 def test_example_specs_are_valid() -> None:
     for path in sorted((ROOT / "examples" / "studies").glob("*.toml")):
         spec = load_spec(path)

@@ -11,7 +11,11 @@
   (every seat played by the caller, self-play); the reward is that of the seat that acted,
   all seats' rewards in ``info["rewards"]``; same-step autoreset; ``observation`` as above.
   ``reset(seed=s)`` seeds game ``i`` with ``s + i``; ``reset()`` without a seed goes on to new
-  games (seeds ``s + N + i``, then ``s + 2N + i``, ...; at first the constructor's ``seed``).
+  games (seeds ``s + N + i``, then ``s + 2N + i``, ...; at first the constructor's ``seed``);
+  a list of seeds is refused (``InvalidArgumentError``). A step whose games end gives
+  ``info["final_obs"]`` and ``info["final_info"]`` (``{"rewards": ..., "_rewards": ...}``) with
+  their masks ``info["_final_obs"]`` and ``info["_final_info"]`` (the keys are there at every
+  step, the masks all false when no game ended); actions must be integers.
 """
 
 from __future__ import annotations
@@ -56,6 +60,9 @@ class PachisiEnv(gym.Env):  # type: ignore[misc]
         self._proto = RlGame(preset, encoding, 0, True, observation=observation, **options)
         self._game = self._proto.clone()
         n = self._game.num_players
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)):
+            raise TypeError(f"`seat` must be an int, got {type(seat).__name__}")
+        seat = int(seat)
         if not 0 <= seat < n:
             raise InvalidPlayerError(f"invalid player: seat must be in 0..{n - 1}, got {seat}")
         specs: List[Optional[str]] = (
@@ -74,6 +81,9 @@ class PachisiEnv(gym.Env):  # type: ignore[misc]
         self.seat = seat
         self._max_decisions = _check_max_decisions(max_decisions)
         self._illegal_reward = illegal_reward
+        # Set when an illegal action ended the episode (the game itself could go on): no action
+        # is legal until the next reset.
+        self._ended = False
         self.render_mode = render_mode
         self.observation_space = spaces.Box(
             -np.inf, np.inf, (self._game.observation_size,), np.float32
@@ -96,6 +106,7 @@ class PachisiEnv(gym.Env):  # type: ignore[misc]
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(0, 2**63 - 1))
         self._game = self._proto.clone()
+        self._ended = False
         self._game.reset(game_seed)
         self._game.set_opponents(self._specs, game_seed)
         self._opponents_play()
@@ -107,6 +118,7 @@ class PachisiEnv(gym.Env):  # type: ignore[misc]
         g = self._game
         a = int(action)
         if not (0 <= a < g.num_actions and bool(self.action_masks()[a])):
+            self._ended = True
             obs, info = self._obs_info()
             info["illegal_action"] = True
             return obs, float(self._illegal_reward), True, False, info
@@ -123,9 +135,10 @@ class PachisiEnv(gym.Env):  # type: ignore[misc]
         return obs, reward, terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
-        """The legal actions of the agent now (all false once the game is over)."""
+        """The legal actions of the agent now (all false once the episode is over: the game
+        ended, or an illegal action ended the episode)."""
         g = self._game
-        if g.is_over() or g.current_player() != self.seat:
+        if self._ended or g.is_over() or g.current_player() != self.seat:
             return np.zeros(g.num_actions, dtype=bool)
         return np.asarray(g.action_mask(), dtype=bool)
 
@@ -173,6 +186,15 @@ class PachisiVectorEnv(gym.vector.VectorEnv):  # type: ignore[misc]
     ) -> Tuple[np.ndarray, Dict[str, Any]]:
         # Without a seed, go on to new games (the next num_envs seeds) rather than replay the
         # last reset's: reproducible from the last seed given, never the same games again.
+        if seed is not None and (
+            isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
+        ):
+            # Gymnasium also allows one seed per sub-environment; here game i is always
+            # seeded `seed + i`, so only a single int can say what the games are.
+            raise InvalidArgumentError(
+                "invalid argument: PachisiVectorEnv.reset takes one int seed (game i is "
+                f"seeded seed + i), got {type(seed).__name__}"
+            )
         base = self._next_seed if seed is None else int(seed)
         obs, info = self._env.reset(base)
         self._next_seed = (base + self.num_envs) % 2**64
@@ -183,9 +205,19 @@ class PachisiVectorEnv(gym.vector.VectorEnv):  # type: ignore[misc]
     ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
         # The seat each game's action is for: its reward is this step's reward.
         before = np.array(self._env.current_players(), dtype=np.int64)
-        obs, rewards, term, trunc, info = self._env.step(np.asarray(actions, dtype=np.int64))
+        chosen = np.asarray(actions)
+        if chosen.dtype.kind not in "iu":
+            # As VecEnv.step: a float id is refused rather than truncated to another action.
+            raise TypeError(f"actions must be integers, got an array of {chosen.dtype}")
+        obs, rewards, term, trunc, info = self._env.step(chosen.astype(np.int64, copy=False))
         info = _copy_info(info)
         info["rewards"] = rewards.copy()
+        if "final_obs" in info:
+            # Same-step autoreset as Gymnasium defines it: the ended games' last info too
+            # (their rewards, all seats), in the vector-info form with its `_` mask.
+            ended = info["_final_obs"].copy()
+            info["final_info"] = {"rewards": rewards.copy(), "_rewards": ended.copy()}
+            info["_final_info"] = ended
         mine = rewards[np.arange(self.num_envs), before].copy()
         return obs.copy(), mine, term.copy(), trunc.copy(), info
 

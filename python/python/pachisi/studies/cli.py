@@ -4,6 +4,7 @@ the package is installed with its console script)."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from typing import List, Optional, Sequence
@@ -42,6 +43,18 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    """The command line; its exit status (0 on success)."""
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # Output piped into a reader that stopped early (`... | head`): not an error of the
+        # study. Point stdout at /dev/null so that the interpreter's final flush is quiet.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, what a shell reports for a program ended by a closed pipe
+
+
+def _main(argv: Optional[Sequence[str]] = None) -> int:
     args = _parser().parse_args(argv)
     try:
         if args.action == "validate":
