@@ -649,4 +649,10 @@ fn vec_env_truncates_at_max_rolls_and_bounds_its_size() {
             .unwrap();
         assert!(matches!(e, pachisi::Error::InvalidArgument(_)), "{e}");
     }
+    // A limit of 0 actions would act as 1 (it is checked after an action): refused.
+    let e = VecEnv::new(&rules, 2, 0, Encoding::Step, Some(0))
+        .err()
+        .unwrap();
+    assert!(matches!(e, pachisi::Error::InvalidArgument(_)), "{e}");
+    assert!(e.to_string().contains("at least 1"), "{e}");
 }

@@ -317,11 +317,14 @@ def test_adapters_refuse_a_max_decisions_vec_env_refuses():
         lambda m: pz.env("parcheesi", max_decisions=m),
         lambda m: PachisiVectorEnv("parcheesi", 2, max_decisions=m),
     ):
-        with pytest.raises(pachisi.InvalidArgumentError, match="max_decisions"):
-            make(-1)
+        for bad in (-1, 0):  # 0 meant 1 (the limit is checked after an action)
+            with pytest.raises(pachisi.InvalidArgumentError, match="max_decisions"):
+                make(bad)
         with pytest.raises(TypeError, match="max_decisions"):
             make(2.5)
         make(100)
+    with pytest.raises(pachisi.InvalidArgumentError, match="at least 1"):
+        pachisi.VecEnv("parcheesi", 2, max_decisions=0)
 
 
 def test_pettingzoo_env_passes_api_and_seed_tests():

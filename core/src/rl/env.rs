@@ -1218,8 +1218,8 @@ pub struct VecEnv {
 pub const MAX_ENVS: usize = 1 << 16;
 
 impl VecEnv {
-    /// `num_envs` games of `rules` (1 to [`MAX_ENVS`]); `max_decisions` truncates a game after that many actions
-    /// (none when `None`). They write the plain observation
+    /// `num_envs` games of `rules` (1 to [`MAX_ENVS`]); `max_decisions` (at least 1) truncates
+    /// a game after that many actions (none when `None`). They write the plain observation
     /// ([`VecEnv::new_with_observation`] for the other).
     pub fn new(
         rules: &Rules,
@@ -1267,6 +1267,12 @@ impl VecEnv {
             return Err(Error::InvalidArgument(format!(
                 "num_envs must be from 1 to {MAX_ENVS}, got {num_envs}"
             )));
+        }
+        if max_decisions == Some(0) {
+            // The check follows an action, so 0 would mean 1: say what is meant instead.
+            return Err(Error::InvalidArgument(
+                "max_decisions must be at least 1 (None for no limit), got 0".into(),
+            ));
         }
         let first = new_game_with_observation(rules, encoding, observation, seed, true)?;
         let mut games = crate::error::try_with_capacity(num_envs, "environments")?;

@@ -33,6 +33,7 @@ except ImportError as e:  # pragma: no cover - exercised without the extra
     raise ImportError("pachisi.gymnasium needs Gymnasium: pip install 'pachisi[rl]'") from e
 
 from ._native import InvalidArgumentError, InvalidPlayerError, RlGame, VecEnv
+from ._adapter_checks import check_max_decisions
 
 __all__ = ["PachisiEnv", "PachisiVectorEnv"]
 
@@ -79,7 +80,7 @@ class PachisiEnv(gym.Env):  # type: ignore[misc]
         self._proto.clone().set_opponents(specs, 0)
         self._specs = specs
         self.seat = seat
-        self._max_decisions = _check_max_decisions(max_decisions)
+        self._max_decisions = check_max_decisions(max_decisions)
         self._illegal_reward = illegal_reward
         # Set when an illegal action ended the episode (the game itself could go on): no action
         # is legal until the next reset.
@@ -235,14 +236,3 @@ def _check_render_mode(render_mode: Optional[str], modes: List[str]) -> None:
 
 def _copy_info(info: Dict[str, Any]) -> Dict[str, Any]:
     return {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in info.items()}
-
-
-def _check_max_decisions(value: Any) -> int:
-    """``max_decisions`` as VecEnv takes it: an int from 0 to 2**32 - 1."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"`max_decisions` must be an int, got {type(value).__name__}")
-    if not 0 <= value < 2**32:
-        raise InvalidArgumentError(
-            f"invalid argument: `max_decisions` must be an int from 0 to 2**32 - 1, got {value}"
-        )
-    return int(value)

@@ -25,6 +25,7 @@ except ImportError as e:  # pragma: no cover - exercised without the extra
     ) from e
 
 from ._native import InvalidArgumentError, RlGame
+from ._adapter_checks import check_max_decisions
 
 __all__ = ["env", "raw_env"]
 
@@ -55,7 +56,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
                 f"invalid argument: render_mode must be None or one of {_RENDER_MODES}, "
                 f"got {render_mode!r}"
             )
-        self._max_decisions = _check_max_decisions(max_decisions)
+        self._max_decisions = check_max_decisions(max_decisions)
         self.render_mode = render_mode
         # Each reset starts from a copy of this game (a copy shares the `features` observation's
         # scales instead of measuring them again).
@@ -153,14 +154,3 @@ def env(preset: str = "parcheesi", **options: Any) -> AECEnv:
     e = wrappers.AssertOutOfBoundsWrapper(e)
     e = wrappers.OrderEnforcingWrapper(e)
     return e
-
-
-def _check_max_decisions(value: Any) -> int:
-    """``max_decisions`` as VecEnv takes it: an int from 0 to 2**32 - 1."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"`max_decisions` must be an int, got {type(value).__name__}")
-    if not 0 <= value < 2**32:
-        raise InvalidArgumentError(
-            f"invalid argument: `max_decisions` must be an int from 0 to 2**32 - 1, got {value}"
-        )
-    return int(value)

@@ -1,0 +1,21 @@
+"""Argument checks shared by the optional adapters (no extra needed)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ._native import InvalidArgumentError
+
+
+def check_max_decisions(value: Any) -> int:
+    """``max_decisions`` as VecEnv takes it: an int from 1 to 2**32 - 1 (the limit is checked
+    after an action, so 0 would act as 1)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"`max_decisions` must be an int, got {type(value).__name__}")
+    if not 1 <= value < 2**32:
+        raise InvalidArgumentError(
+            f"invalid argument: `max_decisions` must be an int from 1 to 2**32 - 1, got {value}"
+        )
+    return int(value)
