@@ -123,6 +123,45 @@ fn change(
     })
 }
 
+/// A string output made from the game (see `pachisi_game_to_json`).
+fn text_out(
+    env: *const pachisi_env,
+    buf: *mut c_char,
+    len: usize,
+    written: *mut usize,
+    make: impl FnOnce(&dyn AnyGame) -> Outcome<String>,
+) -> pachisi_result {
+    boundary(|| {
+        let e = unsafe { handle(env, "env") }?;
+        let text = make(e.game()?)?;
+        unsafe { write_str(&text, buf, len, written) }
+    })
+}
+
+/// An array output made from the game (see `pachisi_game_returns`).
+fn array_out<T: Copy>(
+    env: *const pachisi_env,
+    buf: *mut T,
+    len: usize,
+    written: *mut usize,
+    make: impl FnOnce(&dyn AnyGame) -> Outcome<Vec<T>>,
+) -> pachisi_result {
+    boundary(|| {
+        let e = unsafe { handle(env, "env") }?;
+        let items = make(e.game()?)?;
+        unsafe { write_slice(&items, buf, len, written) }
+    })
+}
+
+/// Restores the game from the JSON text `read` takes from the caller's arguments.
+fn load<'a>(env: *mut pachisi_env, read: impl FnOnce() -> Outcome<&'a str>) -> pachisi_result {
+    boundary(|| {
+        let e = unsafe { handle_mut(env, "env") }?;
+        let text = read()?;
+        e.mutate(|g| g.load_json(text))
+    })
+}
+
 /// An action id as the engine's index, checked against the id space.
 fn action_index(game: &dyn AnyGame, action: u32) -> Outcome<usize> {
     let n = game.num_actions();
@@ -400,11 +439,9 @@ pub unsafe extern "C" fn pachisi_env_legal_actions(
     len: usize,
     written: *mut usize,
 ) -> pachisi_result {
-    boundary(|| {
-        let e = unsafe { handle(env, "env") }?;
-        // Ids are below the id space, at most 20,475 (docs/RL.md): they fit a u32.
-        let ids: Vec<u32> = e.game()?.legal_ids().iter().map(|&a| a as u32).collect();
-        unsafe { write_slice(&ids, buf, len, written) }
+    // Ids are below the id space, at most 20,475 (docs/RL.md): they fit a u32.
+    array_out(env, buf, len, written, |g| {
+        Ok(g.legal_ids().iter().map(|&a| a as u32).collect())
     })
 }
 
@@ -417,14 +454,12 @@ pub unsafe extern "C" fn pachisi_env_action_mask(
     len: usize,
     written: *mut usize,
 ) -> pachisi_result {
-    boundary(|| {
-        let e = unsafe { handle(env, "env") }?;
-        let g = e.game()?;
+    array_out(env, buf, len, written, |g| {
         let mut mask = vec![0u8; g.num_actions()];
         for &a in g.legal_ids() {
             mask[a] = 1;
         }
-        unsafe { write_slice(&mask, buf, len, written) }
+        Ok(mask)
     })
 }
 
@@ -472,13 +507,11 @@ pub unsafe extern "C" fn pachisi_env_observe(
     len: usize,
     written: *mut usize,
 ) -> pachisi_result {
-    boundary(|| {
-        let e = unsafe { handle(env, "env") }?;
-        let g = e.game()?;
+    array_out(env, buf, len, written, |g| {
         let observer = seat_index(g, observer)?;
         let mut obs = vec![0.0f32; g.observation_size()];
         g.observe(observer, &mut obs);
-        unsafe { write_slice(&obs, buf, len, written) }
+        Ok(obs)
     })
 }
 
@@ -491,11 +524,7 @@ pub unsafe extern "C" fn pachisi_env_returns(
     len: usize,
     written: *mut usize,
 ) -> pachisi_result {
-    boundary(|| {
-        let e = unsafe { handle(env, "env") }?;
-        let returns = e.game()?.returns();
-        unsafe { write_slice(&returns, buf, len, written) }
-    })
+    array_out(env, buf, len, written, |g| Ok(g.returns()))
 }
 
 /// Copies a description of action id `action` in the current position (a step, a play in
@@ -510,11 +539,8 @@ pub unsafe extern "C" fn pachisi_env_action_to_string(
     len: usize,
     written: *mut usize,
 ) -> pachisi_result {
-    boundary(|| {
-        let e = unsafe { handle(env, "env") }?;
-        let g = e.game()?;
-        let a = action_index(g, action)?;
-        unsafe { write_str(&g.action_to_string(a), buf, len, written) }
+    text_out(env, buf, len, written, |g| {
+        Ok(g.action_to_string(action_index(g, action)?))
     })
 }
 
@@ -527,10 +553,7 @@ pub unsafe extern "C" fn pachisi_env_position(
     len: usize,
     written: *mut usize,
 ) -> pachisi_result {
-    boundary(|| {
-        let e = unsafe { handle(env, "env") }?;
-        unsafe { write_str(&e.game()?.position(), buf, len, written) }
-    })
+    text_out(env, buf, len, written, |g| Ok(g.position()))
 }
 
 /// Copies the whole environment's game (position, steps taken, generator) as JSON into `buf`
@@ -542,10 +565,7 @@ pub unsafe extern "C" fn pachisi_env_to_json(
     len: usize,
     written: *mut usize,
 ) -> pachisi_result {
-    boundary(|| {
-        let e = unsafe { handle(env, "env") }?;
-        unsafe { write_str(&e.game()?.to_json(), buf, len, written) }
-    })
+    text_out(env, buf, len, written, |g| Ok(g.to_json()))
 }
 
 /// Restores a game written by `pachisi_env_to_json` of an environment with the same rules
@@ -560,11 +580,7 @@ pub unsafe extern "C" fn pachisi_env_load_json(
     env: *mut pachisi_env,
     json: *const c_char,
 ) -> pachisi_result {
-    boundary(|| {
-        let e = unsafe { handle_mut(env, "env") }?;
-        let text = unsafe { read_str(json, "json") }?;
-        e.mutate(|g| g.load_json(text))
-    })
+    load(env, || unsafe { read_str(json, "json") })
 }
 
 /// `pachisi_env_load_json` with a pointer+length string: `json` is `len` bytes of UTF-8.
@@ -574,11 +590,7 @@ pub unsafe extern "C" fn pachisi_env_load_json_n(
     json: *const c_char,
     len: usize,
 ) -> pachisi_result {
-    boundary(|| {
-        let e = unsafe { handle_mut(env, "env") }?;
-        let text = unsafe { read_str_n(json, len, "json") }?;
-        e.mutate(|g| g.load_json(text))
-    })
+    load(env, || unsafe { read_str_n(json, len, "json") })
 }
 
 #[cfg(test)]
