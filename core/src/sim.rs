@@ -603,7 +603,8 @@ pub fn wilson_interval(wins: usize, n: usize) -> (f64, f64) {
     (lo, hi)
 }
 
-/// Summarises simulation records for `seats` seats.
+/// Summarises simulation records for `seats` seats. [`GameRecord::winners`] has a bit for each of
+/// seats 0 to 15: a seat from 16 on has no win in any record (a win rate of 0).
 ///
 /// ```
 /// use pachisi::{Rules, sim::{simulate, summarize}};
@@ -618,7 +619,10 @@ pub fn summarize(records: &[GameRecord], seats: u8) -> Summary {
     for seat in 0..seats {
         let wins = records
             .iter()
-            .filter(|r| r.winners & (1 << seat) != 0)
+            .filter(|r| {
+                1u16.checked_shl(seat.into())
+                    .is_some_and(|bit| r.winners & bit != 0)
+            })
             .count();
         win_rate.push(if n == 0 { 0.0 } else { wins as f64 / n as f64 });
         win_rate_ci.push(wilson_interval(wins, n));

@@ -272,3 +272,21 @@ fn game_json_errors_name_the_field_path() {
         assert!(msg.len() < 600, "{}", msg.len());
     }
 }
+
+#[test]
+fn summarize_takes_any_seat_count() {
+    // `winners` has bits for seats 0..16: more seats than that were a shift overflow (a panic
+    // in debug builds, wrapped bits in release).
+    let records = simulate(&Rules::preset("backgammon").unwrap(), 20, 3, Some(1)).unwrap();
+    let two = summarize(&records, 2);
+    for seats in [16, 17, 255] {
+        let s = summarize(&records, seats);
+        assert_eq!(s.win_rate.len(), seats as usize);
+        assert_eq!(s.win_rate[..2], two.win_rate[..]);
+        assert!(
+            s.win_rate[2..].iter().all(|&w| w == 0.0),
+            "{seats}: {:?}",
+            s.win_rate
+        );
+    }
+}
