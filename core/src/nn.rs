@@ -176,9 +176,66 @@ impl Network {
         self.w1.len() + self.b1.len() + self.w2.len() + self.b2.len()
     }
 
+    /// Checks a network built or changed field by field (its fields are public): layer sizes
+    /// within [`MAX_INPUTS`], [`MAX_HIDDEN`] and [`MAX_OUTPUTS`] (each at least 1), weight
+    /// vectors of the lengths the header's sizes give, every weight finite. What
+    /// [`Network::from_bytes`] ensures of a file. [`crate::players::Trainer::resume`] refuses a
+    /// network that fails it; a `td` player one whose sizes and vectors do not agree.
+    ///
+    /// ```
+    /// use pachisi::nn::{Network, NetworkInfo};
+    /// let mut net = Network::random(NetworkInfo::new("x", 3, 2, 2), 1);
+    /// assert!(net.check().is_ok());
+    /// net.w1.pop();
+    /// assert!(net.check().is_err());
+    /// ```
+    pub fn check(&self) -> Result<()> {
+        let bad = |what: String| Error::InvalidPlayer(format!("inconsistent network: {what}"));
+        if let Some(what) = self.shape_error() {
+            return Err(bad(what));
+        }
+        if [&self.w1, &self.b1, &self.w2, &self.b2]
+            .iter()
+            .any(|v| v.iter().any(|x| !x.is_finite()))
+        {
+            return Err(bad("a weight is not finite".into()));
+        }
+        Ok(())
+    }
+
+    /// What is wrong with the layer sizes or the weight vectors' lengths (what
+    /// [`Network::forward`] needs right), in constant time; `None` when nothing is.
+    pub(crate) fn shape_error(&self) -> Option<String> {
+        let (i, h, o) = (self.info.inputs, self.info.hidden, self.info.outputs);
+        if !(1..=MAX_INPUTS).contains(&i)
+            || !(1..=MAX_HIDDEN).contains(&h)
+            || !(1..=MAX_OUTPUTS).contains(&o)
+        {
+            return Some(format!(
+                "layer sizes {i}, {h}, {o} out of range (inputs 1..={MAX_INPUTS}, hidden \
+                 1..={MAX_HIDDEN}, outputs 1..={MAX_OUTPUTS})"
+            ));
+        }
+        let lengths = [
+            ("w1", self.w1.len(), i * h),
+            ("b1", self.b1.len(), h),
+            ("w2", self.w2.len(), o * h),
+            ("b2", self.b2.len(), o),
+        ];
+        lengths
+            .iter()
+            .find(|(_, len, want)| len != want)
+            .map(|(name, len, want)| {
+                format!("`{name}` holds {len} weights, layers {i}-{h}-{o} need {want}")
+            })
+    }
+
     /// Runs the network on `x` (length [`Network::inputs`]): writes the hidden activations into
     /// `hidden` (length [`Network::hidden`]) and the outputs into `out` (length
     /// [`Network::outputs`]). Zero inputs cost nothing.
+    ///
+    /// # Panics
+    /// When a slice is shorter than its length above, or the network fails [`Network::check`].
     #[inline]
     pub fn forward(&self, x: &[f32], hidden: &mut [f32], out: &mut [f32]) {
         let h = self.info.hidden;

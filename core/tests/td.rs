@@ -171,3 +171,36 @@ fn a_named_network_that_does_not_fit_the_game_is_an_error() {
     bg.roll().unwrap();
     assert!(players::best_play(&bg, spec, 0).is_ok());
 }
+
+#[test]
+fn a_network_whose_weights_do_not_fit_its_header_is_an_error_not_a_panic() {
+    // `Network`'s fields are public: a network changed field by field may have weight vectors
+    // its header's sizes do not give. Played or trained, it panicked slicing them.
+    let good = (*players::shipped_network("backgammon").unwrap()).clone();
+    assert!(good.check().is_ok());
+    let mut short = good.clone();
+    short.w1.truncate(10);
+    let mut no_hidden = good.clone();
+    no_hidden.info.hidden = 0;
+    let mut nan = good.clone();
+    nan.b2[0] = f32::NAN;
+    assert!(nan.check().is_err());
+    let mut game = Game::from_preset("backgammon", 3).unwrap();
+    game.roll().unwrap();
+    let e = Trainer::resume(TrainOptions::new("backgammon"), nan)
+        .err()
+        .unwrap();
+    assert!(matches!(e, pachisi::Error::InvalidPlayer(_)), "{e}");
+    for (key, net) in [("short-w1", short), ("no-hidden", no_hidden)] {
+        assert!(net.check().is_err(), "{key}");
+        players::register_network(key, net.clone());
+        let spec = format!("td:weights={key}");
+        let e = players::best_play(&game, &spec, 0).unwrap_err();
+        assert!(matches!(e, pachisi::Error::InvalidPlayer(_)), "{key}: {e}");
+        assert!(e.to_string().contains(key), "{e}");
+        let e = Trainer::resume(TrainOptions::new("backgammon"), net)
+            .err()
+            .unwrap();
+        assert!(matches!(e, pachisi::Error::InvalidPlayer(_)), "{key}: {e}");
+    }
+}

@@ -320,6 +320,13 @@ impl PlayerSpec {
         if self.kind == PlayerKind::Td {
             if let Some(key) = &self.network {
                 if let Some(net) = super::registered_network(key) {
+                    // (Its shape only: a pass over the weights each decision would cost.)
+                    if let Some(what) = net.shape_error() {
+                        return Err(Error::InvalidPlayer(format!(
+                            "network `{}` is inconsistent: {what}",
+                            crate::error::excerpt(key, crate::error::EXCERPT_CHARS)
+                        )));
+                    }
                     if !super::td::network_fits(sys, &net) {
                         return Err(Error::InvalidPlayer(format!(
                             "network `{}` ({} inputs, {} outputs, trained for `{}`) does not fit                              this game ({} seats): train one for these rules",

@@ -189,8 +189,12 @@ thread_local! {
 }
 
 /// The input encoder of `net` in `sys`: `None` when the network's header names scales that do
-/// not fit, or its input size is not the encoding's.
+/// not fit, or its input size is not the encoding's, or its layers and weight vectors do not
+/// agree ([`Network::check`] but the finite weights, which cost a pass over them per decision).
 fn input_for<R: Evaluate>(sys: &R, net: &Network) -> Option<TdInput<R>> {
+    if net.shape_error().is_some() {
+        return None;
+    }
     TdInput::new(sys, net.info.encoding, &net.info.feature_scales)
         .ok()
         .filter(|i| i.size() == net.inputs())
@@ -441,8 +445,9 @@ impl Trainer {
     }
 
     /// A trainer that continues from `net` (a checkpoint): its games count where the dice go
-    /// on. The network must be of the options' preset.
+    /// on. The network must be of the options' preset and pass [`Network::check`].
     pub fn resume(mut options: TrainOptions, mut net: Network) -> Result<Trainer> {
+        net.check()?;
         // The network's own shape and encoding win over the options' defaults for a new one,
         // so that the header records what was trained.
         options.hidden = net.hidden();
