@@ -45,7 +45,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut env = VecEnv::new(&rules, n, 0, encoding, None)?;
     let mut buffers = OutputBuffers::new(&env);
     let mut out = buffers.outputs();
-    env.reset(None, &mut out);
+    env.reset(None, &mut out)?;
     let mut actions = vec![0i64; n];
     let mut games = 0usize;
     // A digest of the trajectory (actions, masks, observations), so two builds can be checked

@@ -246,7 +246,7 @@ fn run_vec(rules: &Rules, n: usize, seed: u64, steps: usize) -> (Vec<f32>, usize
     let (a, p) = (env.num_actions(), env.seats() as usize);
     let mut buffers = OutputBuffers::new(&env);
     let mut out = buffers.outputs();
-    env.reset(None, &mut out);
+    env.reset(None, &mut out).unwrap();
     let mut rng = rng_from_seed(seed);
     let mut ends = 0;
     let mut total = vec![0.0f32; p];
@@ -308,7 +308,7 @@ fn vec_env_is_reproducible_and_resets_games_that_end() {
 fn random_run(env: &mut VecEnv, seed: Option<u64>, steps: usize) -> Vec<f32> {
     let mut buffers = OutputBuffers::new(env);
     let mut out = buffers.outputs();
-    env.reset(seed, &mut out);
+    env.reset(seed, &mut out).unwrap();
     let mut actions = vec![0i64; env.num_envs()];
     let mut seen = out.obs.to_vec();
     for _ in 0..steps {
@@ -631,7 +631,7 @@ fn vec_env_truncates_at_max_rolls_and_bounds_its_size() {
     let (mut truncated, mut terminated) = (0, 0);
     {
         let mut out = buffers.outputs();
-        env.reset(None, &mut out);
+        env.reset(None, &mut out).unwrap();
     }
     for _ in 0..100 {
         env.random_actions(&mut actions);
@@ -655,4 +655,46 @@ fn vec_env_truncates_at_max_rolls_and_bounds_its_size() {
         .unwrap();
     assert!(matches!(e, pachisi::Error::InvalidArgument(_)), "{e}");
     assert!(e.to_string().contains("at least 1"), "{e}");
+}
+
+#[test]
+fn vec_env_output_buffers_of_the_wrong_size_are_an_error_in_reset_and_step() {
+    // `reset` sliced its buffers without checking them (a panic on short rewards, games left
+    // unreset past short observations); `step` refused them as invalid *rules*.
+    let rules = Rules::preset("backgammon").unwrap();
+    let mut env = VecEnv::new(&rules, 3, 5, Encoding::Step, None).unwrap();
+    let mut buffers = OutputBuffers::new(&env);
+    let mut out = buffers.outputs();
+    env.reset(None, &mut out).unwrap();
+    let (obs, mask) = (out.obs.to_vec(), out.mask.to_vec());
+    let mut actions = vec![0i64; 3];
+    env.random_actions(&mut actions);
+    env.step(&actions, &mut out).unwrap();
+    let after_step = out.obs.to_vec();
+    let mut short_rewards = [0.0f32; 1];
+    let mut short_obs = [0.0f32; 1];
+    let mut long_mask = vec![false; 4 * env.num_actions()];
+    for which in 0..3 {
+        let mut bad = buffers.outputs();
+        match which {
+            0 => bad.rewards = &mut short_rewards,
+            1 => bad.obs = &mut short_obs,
+            _ => bad.mask = &mut long_mask,
+        }
+        let e = env.reset(Some(9), &mut bad).unwrap_err();
+        assert!(
+            matches!(e, pachisi::Error::InvalidArgument(_)),
+            "{which}: {e}"
+        );
+        let e = env.step(&actions, &mut bad).unwrap_err();
+        assert!(
+            matches!(e, pachisi::Error::InvalidArgument(_)),
+            "{which}: {e}"
+        );
+    }
+    // Nothing changed: the games are where the last good step left them.
+    let mut out = buffers.outputs();
+    assert_eq!(out.obs, &after_step[..]);
+    env.reset(None, &mut out).unwrap();
+    assert_eq!((out.obs.to_vec(), out.mask.to_vec()), (obs, mask));
 }

@@ -152,7 +152,7 @@ fn the_vector_environment_writes_the_features_observation() {
         let d = env.observation_size();
         let mut buffers = OutputBuffers::new(&env);
         let mut out = buffers.outputs();
-        env.reset(None, &mut out);
+        env.reset(None, &mut out).unwrap();
         let mut actions = vec![0i64; 3];
         let mut row = vec![0.0; d];
         for _ in 0..50 {

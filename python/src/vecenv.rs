@@ -173,10 +173,7 @@ impl PyVecEnv {
             mask: PyArray2::from_vec2(py, &vec![vec![false; a]; n])?.unbind(),
             env,
         };
-        this.with_outputs(py, |env, out| {
-            env.reset(None, out);
-            Ok(())
-        })?;
+        this.with_outputs(py, |env, out| env.reset(None, out))?;
         Ok(this)
     }
 
@@ -224,10 +221,7 @@ impl PyVecEnv {
         py: Python<'py>,
         seed: Option<Seed>,
     ) -> PyResult<(Bound<'py, PyArray2<f32>>, Bound<'py, PyDict>)> {
-        self.with_outputs(py, |env, out| {
-            env.reset(seed.map(|s| s.0), out);
-            Ok(())
-        })?;
+        self.with_outputs(py, |env, out| env.reset(seed.map(|s| s.0), out))?;
         Ok((self.obs.bind(py).clone(), self.info(py, false)?))
     }
 

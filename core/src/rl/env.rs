@@ -1135,7 +1135,7 @@ pub struct Outputs<'a> {
 /// let mut env = VecEnv::new(&rules, 3, 0, Encoding::Step, None).unwrap();
 /// let mut buffers = OutputBuffers::new(&env);
 /// let mut out = buffers.outputs();
-/// env.reset(None, &mut out);
+/// env.reset(None, &mut out).unwrap();
 /// assert_eq!(out.obs.len(), 3 * env.observation_size());
 /// assert_eq!(out.mask.len(), 3 * env.num_actions());
 /// ```
@@ -1195,7 +1195,7 @@ impl OutputBuffers {
 /// let (n, a) = (4, env.num_actions());
 /// let mut buffers = OutputBuffers::new(&env);
 /// let mut out = buffers.outputs();
-/// env.reset(None, &mut out);
+/// env.reset(None, &mut out).unwrap();
 /// // Act with the first legal id of each game.
 /// let actions: Vec<i64> = (0..n).map(|i| out.mask[i * a..(i + 1) * a].iter().position(|&m| m).unwrap() as i64).collect();
 /// env.step(&actions, &mut out).unwrap();
@@ -1252,7 +1252,7 @@ impl VecEnv {
     /// assert_eq!(env.views()[0].name, "occupancy_units");
     /// let mut buffers = OutputBuffers::new(&env);
     /// let mut out = buffers.outputs();
-    /// env.reset(None, &mut out);
+    /// env.reset(None, &mut out).unwrap();
     /// assert_eq!(out.obs.len(), 2 * env.observation_size());
     /// ```
     pub fn new_with_observation(
@@ -1363,9 +1363,11 @@ impl VecEnv {
         if ok {
             Ok(())
         } else {
-            Err(Error::InvalidRules(
-                "output buffers have the wrong sizes".into(),
-            ))
+            Err(Error::InvalidArgument(format!(
+                "output buffers have the wrong sizes for {n} environments of {} seats, \
+                 observations of {} and {} actions (see OutputBuffers)",
+                self.seats, self.obs_size, self.num_actions
+            )))
         }
     }
 
@@ -1373,8 +1375,10 @@ impl VecEnv {
     /// constructor's) and writes the first observations; rewards, terminated and truncated are
     /// cleared. The generators of [`VecEnv::random_actions`] restart from the same seed, so
     /// after `reset(Some(s))` the environment is in every respect a new `VecEnv` made with
-    /// seed `s`.
-    pub fn reset(&mut self, seed: Option<u64>, out: &mut Outputs<'_>) {
+    /// seed `s`. Output buffers of the wrong sizes (not those of [`OutputBuffers::new`]) are an
+    /// [`Error::InvalidArgument`], as in [`VecEnv::step`], and nothing changes.
+    pub fn reset(&mut self, seed: Option<u64>, out: &mut Outputs<'_>) -> Result<()> {
+        self.check(out)?;
         if let Some(s) = seed {
             self.seed = s;
         }
@@ -1382,7 +1386,7 @@ impl VecEnv {
         for (i, rng) in self.policy_rngs.iter_mut().enumerate() {
             *rng = rng_from_seed(crate::sim::game_seed(seed, i as u64));
         }
-        let (d, a, p) = (self.obs_size, self.num_actions, self.seats as usize);
+        let (d, a) = (self.obs_size, self.num_actions);
         self.games
             .par_iter_mut()
             .zip(out.obs.par_chunks_mut(d))
@@ -1394,13 +1398,15 @@ impl VecEnv {
                 g.reset(seed.wrapping_add(i as u64));
                 write_row(g.as_ref(), obs, mask, cur);
             });
-        out.rewards[..self.games.len() * p].fill(0.0);
+        out.rewards.fill(0.0);
         out.terminated.fill(false);
         out.truncated.fill(false);
+        Ok(())
     }
 
     /// Applies one action per game (all checked first: an illegal one is an error naming the
-    /// game, and nothing changes), resets the games that end, and writes the results.
+    /// game, and nothing changes), resets the games that end, and writes the results. Output
+    /// buffers of the wrong sizes are an [`Error::InvalidArgument`] (nothing changes).
     pub fn step(&mut self, actions: &[i64], out: &mut Outputs<'_>) -> Result<()> {
         self.check(out)?;
         if actions.len() != self.games.len() {
