@@ -698,3 +698,33 @@ fn vec_env_output_buffers_of_the_wrong_size_are_an_error_in_reset_and_step() {
     env.reset(None, &mut out).unwrap();
     assert_eq!((out.obs.to_vec(), out.mask.to_vec()), (obs, mask));
 }
+
+#[test]
+fn an_action_id_outside_the_encoding_is_described_as_invalid() {
+    // Ids past the encoding were described as if they existed: `double` in Parcheesi's `step`
+    // encoding (which has no cube), a wrapped `special<n>`, two checker moves past OpenSpiel's
+    // 1,352 ids.
+    let mut cases: Vec<(Rules, Encoding)> = Vec::new();
+    for rules in configs() {
+        cases.push((rules.clone(), Encoding::Step));
+        cases.push((rules.clone(), Encoding::Play));
+        if rules.variant() == "backgammon" {
+            cases.push((rules, Encoding::OpenSpiel));
+        }
+    }
+    for (rules, encoding) in cases {
+        let g = new_game(&rules, encoding, 1, true).unwrap();
+        let n = g.num_actions();
+        for id in [n, n + 1, n + 3, usize::MAX] {
+            assert_eq!(
+                g.action_to_string(id),
+                format!("invalid {id}"),
+                "{} {encoding:?}",
+                rules.variant()
+            );
+        }
+        for id in g.legal_actions() {
+            assert!(!g.action_to_string(id).starts_with("invalid"));
+        }
+    }
+}

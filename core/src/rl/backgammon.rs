@@ -86,11 +86,20 @@ pub fn openspiel_action(start: &BgState, taken: usize, rest: &[Step]) -> (usize,
     (id, n, doubles && taken == 0 && n == 2 && !all_off)
 }
 
-/// The words of an id: `pass`, or the two checker moves as `digit(die)` pairs, e.g.
-/// `0/high 11/low`.
+/// The words of an id: `pass`, or the two checker moves as `digit/die` pairs, e.g.
+/// `0/high 11/low`; an id at or above [`OPENSPIEL_ACTIONS`] is `invalid <id>`.
+///
+/// ```
+/// use pachisi::rl::backgammon::{OPENSPIEL_ACTIONS, describe_action};
+/// assert_eq!(describe_action(26 * 11), "0/high 11/low");
+/// assert_eq!(describe_action(OPENSPIEL_ACTIONS), "invalid 1352");
+/// ```
 pub fn describe_action(action: usize) -> String {
     if action == PASS_ACTION {
         return "pass".into();
+    }
+    if action >= OPENSPIEL_ACTIONS {
+        return format!("invalid {action}");
     }
     let low_first = action >= 676;
     let a = action % 676;

@@ -85,7 +85,8 @@ pub trait AnyGame: Send + Sync {
     /// [`AnyGame::node`] is [`Node::Over`], with no winner and zero returns (truncated, not
     /// terminated, in reinforcement-learning terms).
     fn truncated(&self) -> bool;
-    /// A description of an action id here (a step, a play in move notation, two checker moves).
+    /// A description of an action id here (a step, a play in move notation, two checker moves);
+    /// an id at or above [`AnyGame::num_actions`] is `invalid <id>`.
     fn action_to_string(&self, action: usize) -> String;
     /// The position (with the steps taken) in the variant's notation, and the steps taken.
     fn position(&self) -> String;
@@ -911,6 +912,9 @@ where
         self.sys().node(&self.cur) == Node::Chance && self.rolls >= self.sys().max_rolls()
     }
     fn action_to_string(&self, action: usize) -> String {
+        if action >= self.num_actions_impl() {
+            return format!("invalid {action}");
+        }
         match self.encoding {
             Encoding::Step => self.enc.describe_step_action(action),
             Encoding::Play => match self.alive.iter().find(|&&i| i as usize == action) {

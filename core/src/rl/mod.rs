@@ -470,17 +470,27 @@ impl<R: Encode> Encoder<R> {
         Some(1 + source * self.classes + class as usize)
     }
 
-    /// The words of a step id: `end`, `s<source>:<value>[x<count>]`, or the special's name.
+    /// The words of a step id: `end`; `o<offset>:<from>+<value>`, then `x<count>` for a step of
+    /// several pieces and `/b<branch>` for a branch, for a piece step (`offset`: the owner's
+    /// place after the acting one, `from` the source position); or the special's name
+    /// (`double`, `no-double`, `take`, `drop`). An id at or above
+    /// [`Encoder::step_encoding_size`] is `invalid <id>`.
     ///
     /// ```
     /// use pachisi::{SystemRules, parcheesi::ParcheesiRules, rl::Encoder};
     /// let enc = Encoder::new(&ParcheesiRules::parcheesi().build().unwrap());
     /// assert_eq!(enc.describe_step_action(0), "end");
     /// assert_eq!(enc.describe_step_action(1 + 3 * 16 + 4), "o0:3+5");
+    /// // Parcheesi has no specials: the first id past the steps is no `double`.
+    /// let past = enc.step_encoding_size();
+    /// assert_eq!(enc.describe_step_action(past), format!("invalid {past}"));
     /// ```
     pub fn describe_step_action(&self, action: usize) -> String {
         if action == 0 {
             return "end".into();
+        }
+        if action >= self.step_encoding_size() {
+            return format!("invalid {action}");
         }
         if action >= self.step_actions() {
             return match action - self.step_actions() {
