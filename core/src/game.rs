@@ -645,6 +645,12 @@ enum LeftTo {
 
 impl<R: RuleSystem> GameOf<R> {
     /// A new game from the starting position.
+    ///
+    /// `rules` must be the rules `system` was built from ([`SystemRules::build`] of
+    /// `rules.config()`'s options): the game plays by `system` but reports `rules`, writes them
+    /// in its record ([`GameOf::to_json`]) and is read back by them. That is not checked (the
+    /// systems have no equality); with other rules the record reads back as another game or
+    /// not at all. [`Game::new`] and [`Game::from_position`] build the system from the rules.
     pub fn new(system: R, rules: Rules, seed: u64) -> GameOf<R> {
         let state = system.initial_state();
         GameOf {
@@ -666,7 +672,7 @@ impl<R: RuleSystem> GameOf<R> {
         }
     }
 
-    /// A game from a given (validated) position.
+    /// A game from a given (validated) position; `rules` as for [`GameOf::new`].
     pub fn from_state(system: R, rules: Rules, state: R::State, seed: u64) -> Result<GameOf<R>> {
         system.validate_state(&state)?;
         let mut g = GameOf::new(system, rules, seed);

@@ -55,6 +55,9 @@ pub struct GameRecord {
 
 /// Draws an index in `0..n` without bias.
 ///
+/// # Panics
+/// When `n` is 0 (there is no index to draw).
+///
 /// ```
 /// let mut rng = pachisi::dice::rng_from_seed(1);
 /// assert!(pachisi::sim::uniform_index(&mut rng, 5) < 5);

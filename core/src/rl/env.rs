@@ -73,6 +73,9 @@ pub trait AnyGame: Send + Sync {
     /// Writes the observation (of the kind [`AnyGame::observation`]) of the current position,
     /// with the steps taken so far in the play, from `observer`'s point of view into `out`
     /// (length [`AnyGame::observation_size`]).
+    ///
+    /// # Panics
+    /// When `out` is shorter than [`AnyGame::observation_size`].
     fn observe(&self, observer: u8, out: &mut [f32]);
     /// Zero-sum returns per seat once the game is over (zeros before).
     fn returns(&self) -> Vec<f64>;
@@ -1324,7 +1327,8 @@ impl VecEnv {
         self.games[0].views()
     }
     /// Writes a uniformly random legal action of every game into `out` (the random policy of
-    /// benchmarks and baselines), each game drawing from its own generator.
+    /// benchmarks and baselines), each game drawing from its own generator. `out` holds one
+    /// action per game ([`VecEnv::num_envs`]): a shorter one gets the first games' actions only.
     ///
     /// ```
     /// use pachisi::rl::{Encoding, env::VecEnv};

@@ -542,6 +542,9 @@ impl<R: Encode> Encoder<R> {
     /// play applied) from `observer`'s point of view into `out` (length
     /// [`Encoder::observation_size`]). Owners and seats are listed relative to the observer
     /// (itself first, then the next ones in turn order).
+    ///
+    /// # Panics
+    /// When `out` is shorter than [`Encoder::observation_size`].
     pub fn write_observation(&self, s: &R::State, taken: &[Step], observer: u8, out: &mut [f32]) {
         let out = &mut out[..self.size];
         out.fill(0.0);
