@@ -193,13 +193,13 @@ pub fn random_game<R: RuleSystem>(system: &R, seed: u64, buf: &mut SimBuffers) -
 
 /// The most worker threads a simulation (or a tournament) may use. More threads than cores
 /// only add overhead, and an unbounded count let a typo start a million threads; a larger
-/// count is an [`Error::InvalidArgument`](crate::Error::InvalidArgument), not clamped, so the
+/// count is an [`Error::InvalidArgument`], not clamped, so the
 /// caller learns of it.
 pub const MAX_THREADS: usize = 256;
 
 /// The number of worker threads for `threads`: the count asked for, or every core when `None`
 /// (at most [`MAX_THREADS`]). 0 and counts above [`MAX_THREADS`] are
-/// [`Error::InvalidArgument`](crate::Error::InvalidArgument).
+/// [`Error::InvalidArgument`].
 ///
 /// ```
 /// use pachisi::sim::{MAX_THREADS, worker_threads};
@@ -249,7 +249,7 @@ impl SimControl {
         SimControl::default()
     }
 
-    /// Asks the simulation to stop: it returns [`Error::Cancelled`](crate::Error::Cancelled)
+    /// Asks the simulation to stop: it returns [`Error::Cancelled`]
     /// as soon as each worker has finished the game it is playing.
     pub fn cancel(&self) {
         self.cancelled.store(true, Ordering::Relaxed);
@@ -414,7 +414,7 @@ where
 /// Runs `job` on a thread of its own while the calling thread calls `progress(done)` about
 /// every `every` (with the games done so far) until the job ends; when `progress` returns
 /// `false` the job is cancelled through its [`SimControl`] and this returns
-/// [`Error::Cancelled`](crate::Error::Cancelled). `progress` always runs on the calling thread,
+/// [`Error::Cancelled`]. `progress` always runs on the calling thread,
 /// so a caller can check for Ctrl-C or call back into its own language from it. Every thread
 /// started has ended when this returns.
 ///

@@ -432,7 +432,7 @@ impl RuleSystem for BackgammonSystem {
         s.phase = Phase::Move;
     }
 
-    /// Checker moves: whether a die can be played ([`movegen::any_step`] proves the
+    /// Checker moves: whether a die can be played (`movegen::any_step` proves the
     /// equivalence); a cube decision always has its two answers.
     fn has_play(&self, s: &BgState) -> Option<bool> {
         match s.phase {
