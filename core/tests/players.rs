@@ -740,3 +740,27 @@ fn huge_rollout_and_deal_counts_are_errors_not_aborts() {
     assert_eq!(e.stderr, vec![0.0, 0.0]);
     assert!(e.win.iter().all(|&w| w == 0.0 || w == 1.0));
 }
+
+#[test]
+fn evaluating_a_truncated_game_counts_every_rollout_unfinished() {
+    // A game cut by `max_rolls` is over with no winner: its rollouts all end as it did, stopped
+    // by the roll limit, which `unfinished` counts (it said 0, as for a game won).
+    let rules = Rules::with_options("backgammon", &serde_json::json!({"max_rolls": 3})).unwrap();
+    let mut g = Game::new(&rules, 1);
+    while !g.is_over() {
+        if g.is_chance_node() {
+            g.roll().unwrap();
+        } else {
+            g.play_index(0).unwrap();
+        }
+    }
+    assert!(g.is_truncated());
+    let opts = RolloutOptions {
+        rollouts: 7,
+        policy: "random".into(),
+        ..Default::default()
+    };
+    let e = players::evaluate(&g, &opts).unwrap();
+    assert_eq!((e.rollouts, e.unfinished), (7, 7));
+    assert_eq!(e.win, [0.0, 0.0]);
+}

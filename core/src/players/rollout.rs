@@ -171,13 +171,18 @@ pub fn evaluate(game: &Game, options: &RolloutOptions) -> Result<Evaluation> {
     }
     let seats = game.seats() as usize;
     if game.node() == Node::Over {
-        // Every rollout of a finished game ends as it did: exact, nothing to play out.
+        // Every rollout of a finished game ends as it did: exact, nothing to play out (a game
+        // cut by `max_rolls` stays cut, won by nobody).
         let w = super::eval::terminal_values(game.outcome());
         return Ok(Evaluation {
             win: w[..seats].to_vec(),
             stderr: vec![0.0; seats],
             rollouts: options.rollouts,
-            unfinished: 0,
+            unfinished: if game.is_truncated() {
+                options.rollouts
+            } else {
+                0
+            },
         });
     }
     let results = super::with_game_state(game, Eval(options, spec))?;
