@@ -74,6 +74,41 @@ impl Roll {
     }
 }
 
+impl std::str::FromStr for Roll {
+    type Err = crate::Error;
+    /// Reads what [`Roll`]'s `Display` writes: two dice as `5-3`, a cowrie throw as `2 up`
+    /// (any digits: whether the roll can occur is for the game to say, as
+    /// [`crate::Game::set_roll`] does).
+    ///
+    /// ```
+    /// use pachisi::Roll;
+    /// assert_eq!("5-3".parse::<Roll>().unwrap(), Roll::Dice([5, 3]));
+    /// assert_eq!("2 up".parse::<Roll>().unwrap(), Roll::Cowries(2));
+    /// assert_eq!(Roll::Dice([6, 6]).to_string().parse::<Roll>().unwrap(), Roll::Dice([6, 6]));
+    /// assert!("5+3".parse::<Roll>().is_err());
+    /// ```
+    fn from_str(text: &str) -> crate::Result<Roll> {
+        let number = |t: &str| {
+            (!t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| t.parse::<u8>().ok())
+                .flatten()
+        };
+        let t = text.trim();
+        let roll = if let Some(n) = t.strip_suffix(" up") {
+            number(n).map(Roll::Cowries)
+        } else {
+            t.split_once('-')
+                .and_then(|(a, b)| Some(Roll::Dice([number(a)?, number(b)?])))
+        };
+        roll.ok_or_else(|| {
+            crate::Error::InvalidNotation(format!(
+                "a roll is two dice such as `5-3` or a throw such as `2 up`, got `{}`",
+                crate::error::excerpt(text, crate::error::EXCERPT_CHARS)
+            ))
+        })
+    }
+}
+
 impl std::fmt::Display for Roll {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

@@ -424,6 +424,19 @@ impl<'de> serde::Deserialize<'de> for Rules {
     }
 }
 
+impl std::fmt::Display for Rules {
+    /// The rules as JSON text ([`Rules::to_json`]), which [`str::parse`] reads back.
+    ///
+    /// ```
+    /// use pachisi::Rules;
+    /// let r = Rules::preset("parcheesi").unwrap().with("seats", 2.into()).unwrap();
+    /// assert_eq!(r.to_string().parse::<Rules>().unwrap(), r);
+    /// ```
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.to_json())
+    }
+}
+
 impl std::str::FromStr for Rules {
     type Err = Error;
     /// A preset name, or a JSON object.

@@ -409,3 +409,38 @@ fn every_play_has_a_distinct_notation_that_parses_back() {
         }
     }
 }
+
+#[test]
+fn text_types_print_what_they_parse() {
+    // Rules, Roll, Encoding and InputEncoding had one of Display and FromStr but not the other.
+    use pachisi::players::InputEncoding;
+    use pachisi::rl::{Encoding, Observation};
+    for v in pachisi::variants() {
+        let r = Rules::preset(v).unwrap();
+        assert_eq!(r.to_string().parse::<Rules>().unwrap(), r);
+        assert_eq!(r.to_string(), r.to_json());
+    }
+    for roll in [
+        Roll::Dice([1, 6]),
+        Roll::Dice([6, 1]),
+        Roll::Cowries(0),
+        Roll::Cowries(6),
+    ] {
+        assert_eq!(roll.to_string().parse::<Roll>().unwrap(), roll);
+    }
+    for bad in [
+        "", "5", "5-", "-3", "5-3-1", "+5-3", "5-300", "x up", "up", "2up", " up",
+    ] {
+        let e = bad.parse::<Roll>().unwrap_err();
+        assert!(matches!(e, Error::InvalidNotation(_)), "{bad:?}: {e}");
+    }
+    for e in [Encoding::Step, Encoding::Play, Encoding::OpenSpiel] {
+        assert_eq!(e.to_string().parse::<Encoding>().unwrap(), e);
+    }
+    for e in [InputEncoding::Observation, InputEncoding::Features] {
+        assert_eq!(e.to_string().parse::<InputEncoding>().unwrap(), e);
+    }
+    for o in [Observation::Plain, Observation::Features] {
+        assert_eq!(o.to_string().parse::<Observation>().unwrap(), o);
+    }
+}

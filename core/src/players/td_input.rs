@@ -74,6 +74,12 @@ impl InputEncoding {
     }
 }
 
+impl std::fmt::Display for InputEncoding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 impl std::str::FromStr for InputEncoding {
     type Err = Error;
     fn from_str(s: &str) -> Result<InputEncoding> {

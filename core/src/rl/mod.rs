@@ -48,6 +48,7 @@ use serde::{Deserialize, Serialize};
 /// use pachisi::rl::Encoding;
 /// assert_eq!("play".parse::<Encoding>().unwrap(), Encoding::Play);
 /// assert!("moves".parse::<Encoding>().is_err());
+/// assert_eq!(Encoding::OpenSpiel.to_string(), "openspiel");
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -59,6 +60,23 @@ pub enum Encoding {
     /// Backgammon only: OpenSpiel's 1,352 ids, two checker moves per id (see [`backgammon`]).
     #[serde(rename = "openspiel")]
     OpenSpiel,
+}
+
+impl Encoding {
+    /// The encoding's name, as [`str::parse`] reads it: `step`, `play` or `openspiel`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::Step => "step",
+            Encoding::Play => "play",
+            Encoding::OpenSpiel => "openspiel",
+        }
+    }
+}
+
+impl std::fmt::Display for Encoding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 impl std::str::FromStr for Encoding {
