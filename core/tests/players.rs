@@ -764,3 +764,26 @@ fn evaluating_a_truncated_game_counts_every_rollout_unfinished() {
     assert_eq!((e.rollouts, e.unfinished), (7, 7));
     assert_eq!(e.win, [0.0, 0.0]);
 }
+
+#[test]
+fn choose_play_checks_the_index_of_a_choose_of_ones_own() {
+    // `Policy::choose` may be overridden; `choose_play` indexed the legal plays with whatever it
+    // returned (a panic past the end) where `choose` checks `choose_at`'s index.
+    struct TooFar;
+    impl players::Policy for TooFar {
+        fn name(&self) -> String {
+            "too-far".into()
+        }
+        fn choose_at(&mut self, _: players::Decision<'_>, _: &[Play]) -> usize {
+            0
+        }
+        fn choose(&mut self, game: &Game) -> pachisi::Result<usize> {
+            Ok(game.legal_plays().len())
+        }
+    }
+    let mut g = Game::from_preset("backgammon", 1).unwrap();
+    g.roll().unwrap();
+    let e = players::Policy::choose_play(&mut TooFar, &g).unwrap_err();
+    assert!(matches!(e, Error::InvalidPlayer(_)), "{e}");
+    assert!(e.to_string().contains("too-far"), "{e}");
+}

@@ -108,10 +108,18 @@ pub trait Policy: Send {
         choose_legal(self, game)
     }
 
-    /// The play [`Policy::choose`] chooses.
+    /// The play [`Policy::choose`] chooses (an [`Error::InvalidPlayer`] when a `choose` of
+    /// your own returns an index past the legal plays).
     fn choose_play(&mut self, game: &Game) -> Result<Play> {
         let i = self.choose(game)?;
-        Ok(game.legal_plays()[i])
+        let plays = game.legal_plays_ref();
+        plays.get(i).copied().ok_or_else(|| {
+            Error::InvalidPlayer(format!(
+                "`{}` chose play {i} of {}",
+                self.name(),
+                plays.len()
+            ))
+        })
     }
 }
 
