@@ -546,9 +546,11 @@ impl TournamentResult {
 }
 
 /// Games `games` of `rules` with a fixed line-up (`lineup[seat]` plays `seat`; no rotation),
-/// as [`crate::sim::simulate_range`] plays them with the random player: game `i` is seeded with
-/// [`game_seed`]`(seed, i)` (one dice stream per seat), so the records do not depend on the
-/// thread count or on how the run is split. `threads` as for [`crate::sim::simulate`].
+/// run as [`crate::sim::simulate_range`] runs the random player's: game `i` is seeded with
+/// [`game_seed`]`(seed, i)`, so the records do not depend on the thread count or on how the run
+/// is split. `threads` as for [`crate::sim::simulate`]. The dice come from one stream per seat
+/// (as in [`tournament`]), not from the one generator of a simulated game, so a line-up of
+/// `random` players does not replay [`crate::sim::simulate_range`]'s games.
 ///
 /// ```
 /// use pachisi::{Rules, tournament::simulate_lineup};
