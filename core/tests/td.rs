@@ -204,3 +204,19 @@ fn a_network_whose_weights_do_not_fit_its_header_is_an_error_not_a_panic() {
         assert!(matches!(e, pachisi::Error::InvalidPlayer(_)), "{key}: {e}");
     }
 }
+
+#[test]
+fn an_opponent_that_cannot_play_the_preset_is_refused() {
+    // `pubeval` plays backgammon only: tournaments and rollouts refuse it elsewhere, training
+    // accepted it and silently trained against `greedy`.
+    let mut o = TrainOptions::new("parcheesi");
+    o.hidden = 4;
+    o.opponent = Some("pubeval".into());
+    let e = Trainer::new(o).err().unwrap();
+    assert!(matches!(e, pachisi::Error::InvalidPlayer(_)), "{e}");
+    assert!(e.to_string().contains("pubeval"), "{e}");
+    let mut o = TrainOptions::new("backgammon");
+    o.hidden = 4;
+    o.opponent = Some("pubeval".into());
+    assert!(Trainer::new(o).is_ok());
+}

@@ -487,6 +487,15 @@ impl Trainer {
         if let Some(o) = &options.opponent {
             let spec: super::PlayerSpec = o.parse()?;
             check_spec(&spec)?;
+            // As tournaments and rollouts check a line-up (`pubeval` plays backgammon only).
+            struct Plays<'a>(&'a super::PlayerSpec);
+            impl SystemWork for Plays<'_> {
+                type Output = Result<()>;
+                fn run<R: Evaluate>(self, sys: &R) -> Result<()> {
+                    self.0.check_system(sys)
+                }
+            }
+            with_system(&rules, Plays(&spec))??;
         }
         crate::sim::worker_threads(options.threads)?;
         static NEXT: AtomicU64 = AtomicU64::new(0);
