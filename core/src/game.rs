@@ -2487,6 +2487,25 @@ impl Game {
     fn from_json_value(text: &str) -> Result<Game> {
         let value: Value =
             serde_json::from_str(text).map_err(|e| Error::InvalidJson(e.to_string()))?;
+        Game::from_owned_value(value)
+    }
+
+    /// Reads a whole game from the JSON value [`Game::to_value`] writes (what
+    /// [`Game::from_json`] reads from text; the game's serde `Deserialize` reads this).
+    ///
+    /// ```
+    /// let mut g = pachisi::Game::from_preset("backgammon", 3).unwrap();
+    /// g.roll().unwrap();
+    /// let back = pachisi::Game::from_value(&g.to_value()).unwrap();
+    /// assert!(back == g);
+    /// assert!(pachisi::Game::from_value(&serde_json::json!({"rules": 1})).is_err());
+    /// ```
+    pub fn from_value(value: &Value) -> Result<Game> {
+        Game::from_owned_value(value.clone())
+    }
+
+    /// [`Game::from_value`] of a value it may keep.
+    fn from_owned_value(value: Value) -> Result<Game> {
         let rules_value = value
             .get("rules")
             .ok_or_else(|| Error::InvalidJson("missing `rules`".into()))?;
@@ -2502,6 +2521,20 @@ impl Game {
             }
         }
         rules.config().visit(FromValue(value))
+    }
+}
+
+impl Serialize for Game {
+    /// The record of [`Game::to_value`].
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        self.to_value().serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Game {
+    /// A record as [`Game::from_value`] reads it.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        Game::from_owned_value(Value::deserialize(d)?).map_err(serde::de::Error::custom)
     }
 }
 

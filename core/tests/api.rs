@@ -444,3 +444,28 @@ fn text_types_print_what_they_parse() {
         assert_eq!(o.to_string().parse::<Observation>().unwrap(), o);
     }
 }
+
+#[test]
+fn a_game_reads_back_from_a_json_value_and_through_serde() {
+    // `Game` had `to_value` but no `from_value`, and no serde impls (Rules has both).
+    #[derive(serde::Serialize, serde::Deserialize)]
+    struct Saved {
+        name: String,
+        game: Game,
+    }
+    for v in variants() {
+        let mut g = Game::from_preset(v, 4).unwrap();
+        random_decisions(&mut g, 4, 30);
+        assert!(Game::from_value(&g.to_value()).unwrap() == g, "{v}");
+        let text = serde_json::to_string(&Saved {
+            name: v.to_string(),
+            game: g.clone(),
+        })
+        .unwrap();
+        let back: Saved = serde_json::from_str(&text).unwrap();
+        assert!(back.game == g, "{v}");
+        assert_eq!(back.game.to_json(), g.to_json());
+    }
+    let e = serde_json::from_str::<Game>(r#"{"rules": {"variant": "chess"}}"#).unwrap_err();
+    assert!(e.to_string().contains("chess"), "{e}");
+}
