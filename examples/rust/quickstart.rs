@@ -24,7 +24,9 @@ fn main() -> Result<(), pachisi::Error> {
             }
             Node::Decision => {
                 let plays = game.legal_plays();
-                // A simple policy: the play that captures most, else the first.
+                // A simple policy: the play that captures most, the last listed of equals
+                // (`max_by_key` keeps the last maximum; the first play, in Classic Pachisi often a
+                // pass, could leave a game going until `max_rolls`).
                 let best = plays
                     .iter()
                     .max_by_key(|p| p.captures())
