@@ -3,7 +3,7 @@
 
 use pachisi::backgammon::{
     BAR, BackgammonRules, BackgammonSystem, BgState, CUBE_CENTRED, OFF, Phase, from_gnubg_id,
-    from_position_id, from_xgid, gnubg_id, position_id, xgid,
+    from_position_id, from_xgid, gnubg_id, match_id, position_id, xgid,
 };
 use pachisi::{
     Error, Game, GameOf, Node, Orders, Play, Roll, RuleSystem, Rules, StepKind, SystemRules,
@@ -892,4 +892,22 @@ fn unreachable_cube_states_are_refused() {
     ] {
         Game::from_position(&cube, x, 1).unwrap();
     }
+}
+
+#[test]
+fn ids_of_a_state_with_a_turn_past_one_do_not_panic() {
+    // `BgState`'s fields are public: `gnubg_id` indexed the checkers by the turn (out of bounds
+    // from 2) and `match_id` computed `1 - turn` at a cube decision (an underflow); the other
+    // writers read the turn's low bit, as the Match ID's one turn bit holds.
+    let mut s = BgState::start(Phase::TakeDrop);
+    s.turn = 3;
+    let mut one = s;
+    one.turn = 1;
+    assert_eq!(match_id(&s), match_id(&one));
+    assert_eq!(gnubg_id(&s), gnubg_id(&one));
+    s.phase = Phase::Roll;
+    s.turn = 24;
+    one.phase = Phase::Roll;
+    one.turn = 0;
+    assert_eq!(gnubg_id(&s), gnubg_id(&one));
 }

@@ -238,10 +238,11 @@ pub fn match_id(s: &BgState) -> String {
         _ => 1,
     };
     bits.push_value(game_state, 3);
+    // (The turn's low bit, as the turn bit above: a state built field by field may hold more.)
     let decider = if s.phase == Phase::TakeDrop {
-        1 - s.turn
+        1 - (s.turn & 1)
     } else {
-        s.turn
+        s.turn & 1
     };
     bits.push_value(decider as u32, 1);
     bits.push_value((s.phase == Phase::TakeDrop) as u32, 1);
@@ -264,7 +265,8 @@ pub fn match_id(s: &BgState) -> String {
 /// assert_eq!(from_gnubg_id(&gnubg_id(&s)).unwrap(), s);
 /// ```
 pub fn gnubg_id(s: &BgState) -> String {
-    let t = s.turn as usize;
+    // The turn's low bit, as `match_id` writes it (`BgState::pip_count` reads a seat so too).
+    let t = s.turn as usize & 1;
     format!(
         "{}:{}",
         position_id(&s.checkers[t], &s.checkers[1 - t]),
