@@ -1481,12 +1481,14 @@ impl<R: RuleSystem> GameOf<R> {
     }
 
     /// [`GameOf::place`] for positions from outside: an [`Error::InvalidArgument`] for a seat
-    /// not in the game or a position the system does not name.
+    /// that owns no pieces here or a position the system does not name. The seat is a step's
+    /// (or a piece's) owner, [`Step::seat`]: `0..owners()`, the seats but in Classic Pachisi for
+    /// two, whose players play two colours each (owners 0 to 3).
     pub fn checked_place(&self, seat: u8, pos: u8) -> Result<Place> {
-        let (seats, max) = (self.seats(), self.system().max_position());
-        if seat >= seats {
+        let (owners, max) = (self.system().owners(), self.system().max_position());
+        if seat >= owners {
             return Err(Error::InvalidArgument(format!(
-                "`seat` must be a seat 0..{seats}, got {seat}"
+                "`seat` must be an owner of pieces 0..{owners}, got {seat}"
             )));
         }
         if pos > max {
@@ -2382,9 +2384,10 @@ impl Game {
         each!(self, g => g.place(seat, pos))
     }
     /// The absolute place of a seat-relative position given from outside: an
-    /// [`Error::InvalidArgument`] for a seat not in the game or a position the game does not
-    /// name (positions run from 0 to 140 in Parcheesi, 77 in Family Pachisi, 85 in Classic
-    /// Pachisi and 25 in backgammon).
+    /// [`Error::InvalidArgument`] for a seat that owns no pieces (a [`Step::seat`]: the seats,
+    /// and in Classic Pachisi for two the four colours) or a position the game does not name
+    /// (positions run from 0 to 140 in Parcheesi, 77 in Family Pachisi, 85 in Classic Pachisi
+    /// and 25 in backgammon).
     ///
     /// ```
     /// use pachisi::{Game, Place};

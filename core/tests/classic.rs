@@ -823,3 +823,37 @@ fn pieces_and_places_for_pictures() {
     g.set_roll(Roll::Cowries(2)).unwrap();
     assert!(g.chance_outcomes().is_empty());
 }
+
+#[test]
+fn checked_place_takes_every_colour_of_a_game_for_two() {
+    // Steps of Classic Pachisi for two carry the owners 0 to 3 (each player plays two colours);
+    // checked_place refused owners 2 and 3 as seats not in the game, though `place` takes them.
+    let rules = Rules::with_options("pachisi", &serde_json::json!({"seats": 2})).unwrap();
+    let mut g = Game::new(&rules, 3);
+    let mut owners = std::collections::BTreeSet::new();
+    for _ in 0..200 {
+        if g.is_over() {
+            break;
+        }
+        if g.is_chance_node() {
+            g.roll().unwrap();
+            continue;
+        }
+        for p in g.legal_plays() {
+            for s in p.steps() {
+                owners.insert(s.seat);
+                assert_eq!(
+                    g.checked_place(s.seat, s.to).unwrap(),
+                    g.place(s.seat, s.to)
+                );
+                assert_eq!(
+                    g.checked_place(s.seat, s.from).unwrap(),
+                    g.place(s.seat, s.from)
+                );
+            }
+        }
+        g.play_index(0).unwrap();
+    }
+    assert!(owners.contains(&2) || owners.contains(&3), "{owners:?}");
+    assert!(g.checked_place(4, 0).is_err());
+}
