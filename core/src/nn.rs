@@ -126,6 +126,11 @@ pub(crate) fn sigmoid(x: f32) -> f32 {
 impl Network {
     /// A network of `info`'s shape with small random weights (uniform in ±0.1), from `seed`.
     ///
+    /// # Panics
+    /// When the weight counts of the shape overflow a `usize` (allocating them would abort the
+    /// process before that); sizes within [`MAX_INPUTS`], [`MAX_HIDDEN`] and [`MAX_OUTPUTS`],
+    /// which [`Network::check`] asks for, take at most 256 MiB.
+    ///
     /// ```
     /// let a = pachisi::nn::Network::random(pachisi::nn::NetworkInfo::new("x", 3, 2, 2), 1);
     /// assert_eq!(a.w1.len(), 6);
@@ -138,9 +143,15 @@ impl Network {
                 .collect()
         };
         let (i, h, o) = (info.inputs, info.hidden, info.outputs);
-        let w1 = draw(i * h);
+        // Checked in release builds too: a wrapped count would make a network whose weights do
+        // not fit its header.
+        let count = |a: usize, b: usize| match a.checked_mul(b) {
+            Some(n) => n,
+            None => panic!("a network of {i}-{h}-{o} has more weights than a usize counts"),
+        };
+        let w1 = draw(count(i, h));
         let b1 = draw(h);
-        let w2 = draw(o * h);
+        let w2 = draw(count(o, h));
         let b2 = vec![0.0; o];
         Network {
             info,

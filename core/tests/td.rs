@@ -220,3 +220,12 @@ fn an_opponent_that_cannot_play_the_preset_is_refused() {
     o.opponent = Some("pubeval".into());
     assert!(Trainer::new(o).is_ok());
 }
+
+#[test]
+#[should_panic(expected = "more weights than a usize counts")]
+fn a_random_network_too_big_to_count_panics_in_every_build() {
+    // The weight counts were multiplied unchecked: an overflow panic in debug builds, a wrapped
+    // count (a network whose weights do not fit its header) in release builds.
+    let info = pachisi::nn::NetworkInfo::new("x", usize::MAX / 2, 3, 1);
+    Network::random(info, 1);
+}
