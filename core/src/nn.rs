@@ -129,7 +129,7 @@ impl Network {
     /// # Panics
     /// When the weight counts of the shape overflow a `usize` (allocating them would abort the
     /// process before that); sizes within [`MAX_INPUTS`], [`MAX_HIDDEN`] and [`MAX_OUTPUTS`],
-    /// which [`Network::check`] asks for, take at most 256 MiB.
+    /// which [`Network::check`] asks for, take about 256 MiB at most.
     ///
     /// ```
     /// let a = pachisi::nn::Network::random(pachisi::nn::NetworkInfo::new("x", 3, 2, 2), 1);
@@ -246,7 +246,8 @@ impl Network {
     /// [`Network::outputs`]). Zero inputs cost nothing.
     ///
     /// # Panics
-    /// When a slice is shorter than its length above, or the network fails [`Network::check`].
+    /// When a slice is shorter than its length above, or the weight vectors do not have the
+    /// lengths the header's sizes give (see [`Network::check`]).
     #[inline]
     pub fn forward(&self, x: &[f32], hidden: &mut [f32], out: &mut [f32]) {
         let h = self.info.hidden;
