@@ -221,7 +221,8 @@ fn cls_4_home_only_by_an_exact_throw() {
 
 #[test]
 fn cls_4_dead_end_square_next_to_the_charkoni_is_not_entered_by_default() {
-    // No throw moves 1, so a piece on 84 could never get home: by default it may not go there.
+    // CLS-4, C-E: no throw moves 1, so a piece on 84 could never get home: by default it may
+    // not go there.
     let mut g = at(&classic(), "0:-:82,1,0,0/1,0,0,0/1,0,0,0/1,0,0,0");
     assert_eq!(throw(&mut g, 2), set(&["pass", "1-3"]));
     let open = with(json!({"allow_dead_end": true}));
