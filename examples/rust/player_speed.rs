@@ -88,8 +88,19 @@ fn timed(positions: &[Game], seconds: f64, mut f: impl FnMut(&Game)) -> (u64, f6
 fn main() -> Result<(), pachisi::Error> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let variant = args.first().map(String::as_str).unwrap_or("parcheesi");
-    let count: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(200);
-    let seed: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1);
+    // An argument that does not parse is an error, not the default (a run other than asked).
+    let number = |i: usize, name: &str, default: u64| -> Result<u64, pachisi::Error> {
+        args.get(i).map_or(Ok(default), |s| {
+            s.parse().map_err(|_| {
+                pachisi::Error::InvalidArgument(format!(
+                    "{name} must be a non-negative integer, got `{s}`"
+                ))
+            })
+        })
+    };
+    let count = usize::try_from(number(1, "count", 200)?)
+        .map_err(|_| pachisi::Error::InvalidArgument("count too large".into()))?;
+    let seed = number(2, "seed", 1)?;
     let rules = if variant.starts_with('{') {
         Rules::from_json(variant)?
     } else {

@@ -7,7 +7,15 @@ use pachisi::{Game, Node, Rules};
 fn main() -> Result<(), pachisi::Error> {
     let mut args = std::env::args().skip(1);
     let variant = args.next().unwrap_or_else(|| "parcheesi".into());
-    let seed: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(7);
+    // A seed that does not parse is an error, not the default seed (another game than asked).
+    let seed: u64 = match args.next() {
+        Some(s) => s.parse().map_err(|_| {
+            pachisi::Error::InvalidArgument(format!(
+                "seed must be a non-negative integer, got `{s}`"
+            ))
+        })?,
+        None => 7,
+    };
 
     let rules = Rules::preset(&variant)?;
     println!("{} options: {}", rules.variant(), rules.to_json());

@@ -69,7 +69,17 @@ fn measure<R: Evaluate>(sys: &R, preset: &str, net: &Network, states: &[R::State
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let n: usize = args.first().and_then(|s| s.parse().ok()).unwrap_or(20_000);
+    // A count that does not parse is an error, not the default (a run other than asked).
+    let n: usize = match args.first() {
+        None => 20_000,
+        Some(s) => match s.parse() {
+            Ok(n) => n,
+            Err(_) => {
+                eprintln!("td_speed: the count must be a non-negative integer, got `{s}`");
+                std::process::exit(2);
+            }
+        },
+    };
     let (preset, file) = match args.get(1).map(String::as_str) {
         Some(p @ ("parcheesi" | "backgammon")) => (p, args.get(2)),
         _ => ("parcheesi", args.get(1)),
