@@ -255,15 +255,20 @@ fn o_f_pass_off_forfeits_the_lower() {
     assert_eq!(notations(&g), set(&["pass", "6:66-72", "3:66-69"]));
 }
 
-/// O-F: pass allowed also lets a player give up a bonus; the empty play is listed.
+/// O-F: pass allowed lets a player give up the whole roll or a die (the empty play is
+/// listed), not a bonus the dice played earn (O-C, P-C: a bonus is played when it can be).
 #[test]
-fn o_f_pass_allowed_lists_the_empty_play() {
+fn o_f_pass_allowed_lists_the_empty_play_but_no_skipped_bonus() {
     let pos = "0:0,0,0,10 1:0,0,0,0 2:0,0,0,0 3:0,0,0,33 turn:0 doubles:0";
     let mut g = rolled(json!({"pass_allowed": true}), pos, [6, 3]);
     let plays = notations(&g);
     assert!(plays.contains("pass"));
-    assert!(plays.contains("6:10-16*"));
     assert!(plays.contains("6:10-16* 3:16-19 +10:19-29"));
+    // The 3 given up, the capture's bonus still played (at once: the dice are over).
+    assert!(plays.contains("6:10-16* +10:16-26"), "{plays:?}");
+    assert!(!plays.contains("6:10-16*"), "{plays:?}");
+    assert!(!plays.contains("6:10-16* 3:16-19"), "{plays:?}");
+    assert!(plays.contains("3:10-13"), "{plays:?}");
     g.play_notation("pass").unwrap();
     assert_eq!(
         g.position(),

@@ -378,6 +378,16 @@ def legal_results(opt, pos, d1, d2):
     values = roll_values(st0, s, d1, d2, opt)
     plays = enumerate_plays(ctx, st0, values)
     nvals = len(values)
+    def best_bonuses_per_dice_part(plays):
+        groups = {}
+        for p in plays:
+            groups.setdefault(strip(p[4]), []).append(p)
+        kept = []
+        for g, lst in groups.items():
+            b = max((p[2], p[3]) for p in lst)
+            kept += [p for p in lst if (p[2], p[3]) == b]
+        return kept
+
     if not opt['pass_allowed']:
         # P-C: most values then most pips
         def used(p):
@@ -388,17 +398,13 @@ def legal_results(opt, pos, d1, d2):
         best = max((used(p), pips(p)) for p in plays)
         plays = [p for p in plays if (used(p), pips(p)) == best]
         if opt['bonus_obligation'] == 'per-dice-play':
-            groups = {}
-            for p in plays:
-                groups.setdefault(strip(p[4]), []).append(p)
-            kept = []
-            for g, lst in groups.items():
-                b = max((p[2], p[3]) for p in lst)
-                kept += [p for p in lst if (p[2], p[3]) == b]
-            plays = kept
+            plays = best_bonuses_per_dice_part(plays)
         else:
             b = max((p[2], p[3]) for p in plays)
             plays = [p for p in plays if (p[2], p[3]) == b]
+    elif opt['bonus_order'] == 'dice-first':
+        # O-F: the whole roll or a die may be given up, not a bonus the dice played earn
+        plays = best_bonuses_per_dice_part(plays)
     if True:
         N = opt['blockade_turn_limit']
         if N > 0 and (TURN_LIMIT_FILTER if not opt['pass_allowed'] else TURN_LIMIT_PASS):

@@ -8,10 +8,10 @@
 //!
 //! 1. P-D: a play that ends with two pieces of one starting blockade together on a new square
 //!    is illegal;
-//! 2. with passing allowed (O-F) every candidate is a play; otherwise P-C: the most values, then
-//!    the most pips; then the bonuses: the most bonuses, then the most bonus pips — over all
+//! 2. P-C: the most values, then the most pips (not with passing allowed, O-F: any of the dice
+//!    may be given up); then the bonuses: the most bonuses, then the most bonus pips — over all
 //!    plays (`bonus_obligation: "most-bonuses"`) or among the plays with the same dice part
-//!    (`"per-dice-play"`);
+//!    (`"per-dice-play"`, and with passing whenever the dice come first: a bonus is no die);
 //! 3. the blockade turn limit (PAR-10 local rule): if a play opens every expired blockade, one
 //!    that does not is illegal.
 //!
@@ -454,28 +454,33 @@ impl Search<'_> {
             .into_iter()
             .filter(|c| !self.breaks_p_d(&c.end))
             .collect();
-        if !r.pass_allowed {
+        let bonus = |c: &Candidate| (c.end.bonuses, c.end.bonus_pips);
+        // O-F: with passing any of the dice may be given up (no most-values or most-pips
+        // rule), but a dice part still plays its best bonuses when the dice come first.
+        let per_dice_part = if r.pass_allowed {
+            r.bonus_order == BonusOrder::DiceFirst
+        } else {
             let dice = |c: &Candidate| (c.end.values_used, c.end.pips_used);
-            let bonus = |c: &Candidate| (c.end.bonuses, c.end.bonus_pips);
             keep_max(&mut kept, |c| dice(c));
-            match r.bonus_obligation {
-                BonusObligation::MostBonuses => keep_max(&mut kept, |c| bonus(c)),
-                BonusObligation::PerDicePlay => {
-                    let part = |c: &Candidate| match &c.end.dice_part {
-                        Some(p) => p.clone(),
-                        None => (board(&c.end), c.end.left.clone()),
-                    };
-                    let mut best: std::collections::HashMap<(Board, Vec<u8>), (u32, u32)> =
-                        std::collections::HashMap::new();
-                    for c in &kept {
-                        let b = best.entry(part(c)).or_default();
-                        *b = (*b).max(bonus(c));
-                    }
-                    let best: Vec<bool> = kept.iter().map(|c| best[&part(c)] == bonus(c)).collect();
-                    let mut it = best.iter();
-                    kept.retain(|_| *it.next().unwrap());
-                }
+            if r.bonus_obligation == BonusObligation::MostBonuses {
+                keep_max(&mut kept, |c| bonus(c));
             }
+            r.bonus_obligation == BonusObligation::PerDicePlay
+        };
+        if per_dice_part {
+            let part = |c: &Candidate| match &c.end.dice_part {
+                Some(p) => p.clone(),
+                None => (board(&c.end), c.end.left.clone()),
+            };
+            let mut best: std::collections::HashMap<(Board, Vec<u8>), (u32, u32)> =
+                std::collections::HashMap::new();
+            for c in &kept {
+                let b = best.entry(part(c)).or_default();
+                *b = (*b).max(bonus(c));
+            }
+            let best: Vec<bool> = kept.iter().map(|c| best[&part(c)] == bonus(c)).collect();
+            let mut it = best.iter();
+            kept.retain(|_| *it.next().unwrap());
         }
         keep_max(&mut kept, |c| !self.expired_blockade_stands(&c.end));
         // The empty play is a play only where the player may pass.

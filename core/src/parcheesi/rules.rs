@@ -154,8 +154,9 @@ pub struct ParcheesiRules {
     /// PAR-11 / P-G: a piece may pass its home path and go round the track again.
     #[serde(deserialize_with = "named::go_round_again")]
     pub go_round_again: bool,
-    /// O-F: the player may give up the whole roll or any part of it (no obligation to use dice or
-    /// bonuses). Off: the most values, then the most pips, must be used (P-C).
+    /// O-F: the player may give up the whole roll or any of its dice (no obligation to use the
+    /// dice; the bonuses the dice played earn are still played when they can be, maximised per
+    /// dice play). Off: the most values, then the most pips, must be used (P-C).
     #[serde(deserialize_with = "named::pass_allowed")]
     pub pass_allowed: bool,
     /// Rolls (chance events) after which a game still going ends, truncated, with no winner:

@@ -487,10 +487,15 @@ fn with_scratch<T>(f: impl FnOnce(&mut Scratch) -> T) -> T {
     })
 }
 
-/// Whether the bonuses are maximised per dice part (`bonus_obligation: "per-dice-play"`; with
-/// passing, plays are compared whole).
+/// Whether the bonuses are maximised per dice part: `bonus_obligation: "per-dice-play"`, and
+/// with passing (O-F: any of the dice may be given up, the bonuses they earn still have to be
+/// played) whenever the dice come first.
 fn per_dice_bonuses(sys: &ParcheesiSystem) -> bool {
-    sys.rules.bonus_obligation == BonusObligation::PerDicePlay && !sys.rules.pass_allowed
+    if sys.rules.pass_allowed {
+        sys.rules.bonus_order == BonusOrder::DiceFirst
+    } else {
+        sys.rules.bonus_obligation == BonusObligation::PerDicePlay
+    }
 }
 
 /// [`generate`] with the thread's scratch space.

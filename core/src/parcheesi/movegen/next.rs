@@ -355,6 +355,18 @@ impl Search<'_> {
             return 0;
         }
         let limit_ok = u64::from(!expired_blockade_stands(ctx.sys, s, ctx.seat));
+        if ctx.sys.rules.pass_allowed && ctx.per_dice {
+            // Passing (O-F): any of the dice may be given up, but the play's dice part (the
+            // position before its first bonus) must play its best bonuses, then the limit.
+            let part = if s.bonuses_played == 0 {
+                dice_part_key(s)
+            } else {
+                ctx.dice_key
+            };
+            let legal = limit_ok == self.goal[4]
+                && bonus_score(s.bonuses_played, s.bonus_pips) == self.part_best(part);
+            return VALID | if legal { LEGAL } else { 0 };
+        }
         self.verdict(ctx, &s.left, s.bonuses_played, s.bonus_pips, limit_ok)
     }
 

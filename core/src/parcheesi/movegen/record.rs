@@ -13,11 +13,16 @@ pub(super) fn record(ctx: &mut Ctx, s: &ParcheesiState, play: &Play) -> bool {
     }
     let seat = ctx.seat;
     let limit_ok = u64::from(!expired_blockade_stands(ctx.sys, s, seat));
-    let score = if ctx.sys.rules.pass_allowed {
+    let score = if ctx.per_dice {
+        // Only the dice part here (nothing with passing, which may give up any of the dice);
+        // the bonuses are compared within each dice part at the end, then the blockade limit.
+        if ctx.sys.rules.pass_allowed {
+            0
+        } else {
+            dice_score(ctx, &s.left)
+        }
+    } else if ctx.sys.rules.pass_allowed {
         limit_ok
-    } else if ctx.per_dice {
-        // Only the dice part here; the bonuses are compared within each dice part at the end.
-        dice_score(ctx, &s.left)
     } else {
         dice_score(ctx, &s.left) | bonus_score(s.bonuses_played, s.bonus_pips) | limit_ok
     };
