@@ -1065,8 +1065,9 @@ pachisi_result pachisi_env_reset(struct pachisi_env *env, uint64_t seed);
 pachisi_result pachisi_env_node(const struct pachisi_env *env, pachisi_node *out);
 
 /**
- * Writes the seat to act (or to roll) to `*out`; once the game is over, the seat that made
- * the last move.
+ * Writes the seat to act (or to roll) to `*out`. Once the game is over: after a win, the
+ * seat that made the last move; after the rules' `max_rolls` rolls, the seat whose roll was
+ * due.
  */
 pachisi_result pachisi_env_current_player(const struct pachisi_env *env, uint8_t *out);
 
@@ -1198,7 +1199,9 @@ pachisi_result pachisi_env_to_json(const struct pachisi_env *env,
 
 /**
  * Restores a game written by `pachisi_env_to_json` of an environment with the same rules
- * (validated; unchanged on error).
+ * (validated; unchanged on error). A game saved where a roll is due (without `auto_chance`)
+ * loads into an environment with `auto_chance` too, which then rolls at once with the saved
+ * generator.
  *
  * - `json`: NUL-terminated, borrowed for the call.
  *

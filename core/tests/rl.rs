@@ -213,6 +213,43 @@ fn games_restore_from_json_mid_play() {
 }
 
 #[test]
+fn a_game_saved_at_a_chance_node_loads_into_automatic_chance_and_rolls() {
+    for rules in configs() {
+        for encoding in [Encoding::Step, Encoding::Play] {
+            // Explicit chance: a roll is due at the start.
+            let mut manual = new_game(&rules, encoding, 5, false).unwrap();
+            assert_eq!(manual.node(), Node::Chance);
+            let text = manual.to_json();
+            let mut auto = new_game(&rules, encoding, 77, true).unwrap();
+            auto.load_json(&text).unwrap();
+            // The saved generator makes the roll (and any forfeits after it), as the explicit
+            // game's own rolls do.
+            while manual.node() == Node::Chance {
+                manual.roll().unwrap();
+            }
+            assert_ne!(auto.node(), Node::Chance, "{}", rules.variant());
+            assert_eq!(auto.position(), manual.position(), "{}", rules.variant());
+            assert_eq!(auto.legal_actions(), manual.legal_actions());
+            assert_eq!(auto.rolls(), manual.rolls());
+            // Steps taken where a roll is due cannot be: refused, nothing changed.
+            let mut value: serde_json::Value = serde_json::from_str(&text).unwrap();
+            let mid = {
+                let mut g = new_game(&rules, encoding, 5, true).unwrap();
+                let a = g.legal_actions()[0];
+                g.apply_action(a).unwrap();
+                serde_json::from_str::<serde_json::Value>(&g.to_json()).unwrap()
+            };
+            if mid["taken"] != value["taken"] {
+                value["taken"] = mid["taken"].clone();
+                let before = auto.to_json();
+                assert!(auto.load_json(&value.to_string()).is_err());
+                assert_eq!(auto.to_json(), before);
+            }
+        }
+    }
+}
+
+#[test]
 fn observation_views_tile_the_vector() {
     for rules in configs() {
         let env = new_game(&rules, Encoding::Step, 0, true).unwrap();

@@ -344,8 +344,9 @@ pub unsafe extern "C" fn pachisi_env_node(
     })
 }
 
-/// Writes the seat to act (or to roll) to `*out`; once the game is over, the seat that made
-/// the last move.
+/// Writes the seat to act (or to roll) to `*out`. Once the game is over: after a win, the
+/// seat that made the last move; after the rules' `max_rolls` rolls, the seat whose roll was
+/// due.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn pachisi_env_current_player(
     env: *const pachisi_env,
@@ -569,7 +570,9 @@ pub unsafe extern "C" fn pachisi_env_to_json(
 }
 
 /// Restores a game written by `pachisi_env_to_json` of an environment with the same rules
-/// (validated; unchanged on error).
+/// (validated; unchanged on error). A game saved where a roll is due (without `auto_chance`)
+/// loads into an environment with `auto_chance` too, which then rolls at once with the saved
+/// generator.
 ///
 /// - `json`: NUL-terminated, borrowed for the call.
 ///

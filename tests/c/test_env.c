@@ -189,6 +189,37 @@ static void test_copies_and_json(void) {
     pachisi_env_free(b);
 }
 
+/* A game saved where a roll is due loads into an environment with automatic chance, which
+ * rolls at once with the saved generator. */
+static void test_chance_node_into_auto_chance(void) {
+    const char *presets[] = {"parcheesi", "pachisi", "backgammon"};
+    for (size_t i = 0; i < sizeof presets / sizeof presets[0]; i++) {
+        pachisi_env *manual = new_env(presets[i], NULL, PACHISI_ENCODING_STEP,
+                                      PACHISI_OBSERVATION_PLAIN, false);
+        pachisi_env *automatic = new_env(presets[i], NULL, PACHISI_ENCODING_STEP,
+                                         PACHISI_OBSERVATION_PLAIN, true);
+        char *saved = env_json(manual);
+        CHECK(saved != NULL);
+        EXPECT_OK(pachisi_env_load_json(automatic, saved));
+        pachisi_node node = PACHISI_NODE_CHANCE;
+        EXPECT_OK(pachisi_env_node(automatic, &node));
+        CHECK(node != PACHISI_NODE_CHANCE);
+        /* The explicit game rolling with its own (the same) generator reaches the same game. */
+        EXPECT_OK(pachisi_env_node(manual, &node));
+        for (int k = 0; k < 100 && node == PACHISI_NODE_CHANCE; k++) {
+            EXPECT_OK(pachisi_env_roll(manual, NULL));
+            EXPECT_OK(pachisi_env_node(manual, &node));
+        }
+        char *a = env_position(manual), *b = env_position(automatic);
+        CHECK(a && b && strcmp(a, b) == 0);
+        free(saved);
+        free(a);
+        free(b);
+        pachisi_env_free(manual);
+        pachisi_env_free(automatic);
+    }
+}
+
 static void test_truncated(void) {
     pachisi_env *env = new_env("parcheesi", "{\"max_rolls\": 6}", PACHISI_ENCODING_PLAY,
                                PACHISI_OBSERVATION_PLAIN, true);
@@ -270,6 +301,7 @@ static void test_bad_calls(void) {
 int main(void) {
     test_every_preset();
     test_copies_and_json();
+    test_chance_node_into_auto_chance();
     test_truncated();
     test_bad_calls();
     return finish_checks("env");

@@ -95,7 +95,9 @@ pub trait AnyGame: Send + Sync {
     fn position(&self) -> String;
     /// The whole game (position, steps taken, generator, counter) as JSON.
     fn to_json(&self) -> String;
-    /// Restores a game written by [`AnyGame::to_json`] (validated; unchanged on error).
+    /// Restores a game written by [`AnyGame::to_json`] (validated; unchanged on error). A game
+    /// saved where a roll is due loads into a game with automatic chance too, which then rolls
+    /// at once with the saved generator.
     fn load_json(&mut self, text: &str) -> Result<()>;
     /// Starts a new game with the generator going on (what an environment does when a game ends).
     fn restart(&mut self);
@@ -959,12 +961,20 @@ where
         let saved: SavedGame<<T::System as RuleSystem>::State> =
             serde_json::from_str(text).map_err(|e| Error::InvalidJson(e.to_string()))?;
         self.sys().validate_state(&saved.state)?;
+        // A game saved where a roll is due (an environment with explicit chance) loads into one
+        // with automatic chance too: the roll is then made at once, by the saved generator.
+        let at_chance = self.sys().node(&saved.state) == Node::Chance;
+        if at_chance && !saved.taken.steps().is_empty() {
+            return Err(Error::InvalidJson(
+                "steps taken where a roll is due: the position is a chance node".into(),
+            ));
+        }
         let mut g = self.clone();
         g.cur = saved.state;
         g.rng = saved.rng;
         g.rolls = saved.rolls;
         g.advance();
-        if g.start != saved.state {
+        if !at_chance && g.start != saved.state {
             return Err(Error::InvalidJson(
                 "the position is a decision with no legal play (the engine forfeits it)".into(),
             ));
