@@ -113,13 +113,17 @@ fn read<T>(
     })
 }
 
-fn change(
+/// A change of the game: `prepare` checks the caller's arguments against the game as it is
+/// (nothing changes when it fails), then `apply` makes the change with what it returned.
+fn change<T>(
     env: *mut pachisi_env,
-    body: impl FnOnce(&mut dyn AnyGame) -> engine::Result<()>,
+    prepare: impl FnOnce(&dyn AnyGame) -> Outcome<T>,
+    apply: impl FnOnce(&mut dyn AnyGame, T) -> engine::Result<()>,
 ) -> pachisi_result {
     boundary(|| {
         let e = unsafe { handle_mut(env, "env") }?;
-        e.mutate(body)
+        let arg = prepare(e.game()?)?;
+        e.mutate(|g| apply(g, arg))
     })
 }
 
@@ -150,15 +154,6 @@ fn array_out<T: Copy>(
         let e = unsafe { handle(env, "env") }?;
         let items = make(e.game()?)?;
         unsafe { write_slice(&items, buf, len, written) }
-    })
-}
-
-/// Restores the game from the JSON text `read` takes from the caller's arguments.
-fn load<'a>(env: *mut pachisi_env, read: impl FnOnce() -> Outcome<&'a str>) -> pachisi_result {
-    boundary(|| {
-        let e = unsafe { handle_mut(env, "env") }?;
-        let text = read()?;
-        e.mutate(|g| g.load_json(text))
     })
 }
 
@@ -322,10 +317,14 @@ pub unsafe extern "C" fn pachisi_env_view(
 /// Starts a new game seeded with `seed` (rolling at once when chance is automatic).
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn pachisi_env_reset(env: *mut pachisi_env, seed: u64) -> pachisi_result {
-    change(env, |g| {
-        g.reset(seed);
-        Ok(())
-    })
+    change(
+        env,
+        |_| Ok(()),
+        |g, ()| {
+            g.reset(seed);
+            Ok(())
+        },
+    )
 }
 
 /// Writes what happens next to `*out`: `PACHISI_NODE_CHANCE` (a roll is due; never with
@@ -404,11 +403,11 @@ pub unsafe extern "C" fn pachisi_env_apply_chance_outcome(
     env: *mut pachisi_env,
     index: usize,
 ) -> pachisi_result {
-    boundary(|| {
-        let e = unsafe { handle_mut(env, "env") }?;
-        let o = chance_outcome(e.game()?, index)?;
-        e.mutate(|g| g.apply_roll(o.roll))
-    })
+    change(
+        env,
+        |g| chance_outcome(g, index),
+        |g, o| g.apply_roll(o.roll),
+    )
 }
 
 /// Rolls with the game's generator at a chance node.
@@ -487,11 +486,7 @@ pub unsafe extern "C" fn pachisi_env_apply_action(
     env: *mut pachisi_env,
     action: u32,
 ) -> pachisi_result {
-    boundary(|| {
-        let e = unsafe { handle_mut(env, "env") }?;
-        let a = action_index(e.game()?, action)?;
-        e.mutate(|g| g.apply_action(a))
-    })
+    change(env, |g| action_index(g, action), |g, a| g.apply_action(a))
 }
 
 /// Writes the observation of the current position, with the steps taken so far in the play,
@@ -583,7 +578,11 @@ pub unsafe extern "C" fn pachisi_env_load_json(
     env: *mut pachisi_env,
     json: *const c_char,
 ) -> pachisi_result {
-    load(env, || unsafe { read_str(json, "json") })
+    change(
+        env,
+        |_| unsafe { read_str(json, "json") },
+        |g, text| g.load_json(text),
+    )
 }
 
 /// `pachisi_env_load_json` with a pointer+length string: `json` is `len` bytes of UTF-8.
@@ -593,7 +592,11 @@ pub unsafe extern "C" fn pachisi_env_load_json_n(
     json: *const c_char,
     len: usize,
 ) -> pachisi_result {
-    load(env, || unsafe { read_str_n(json, len, "json") })
+    change(
+        env,
+        |_| unsafe { read_str_n(json, len, "json") },
+        |g, text| g.load_json(text),
+    )
 }
 
 #[cfg(test)]

@@ -355,32 +355,42 @@ impl Search<'_> {
             return 0;
         }
         let limit_ok = u64::from(!expired_blockade_stands(ctx.sys, s, ctx.seat));
-        if ctx.sys.rules.pass_allowed && ctx.per_dice {
-            // Passing (O-F): any of the dice may be given up, but the play's dice part (the
-            // position before its first bonus) must play its best bonuses, then the limit.
-            let part = if s.bonuses_played == 0 {
-                dice_part_key(s)
-            } else {
-                ctx.dice_key
-            };
-            let legal = limit_ok == self.goal[4]
-                && bonus_score(s.bonuses_played, s.bonus_pips) == self.part_best(part);
-            return VALID | if legal { LEGAL } else { 0 };
-        }
-        self.verdict(ctx, &s.left, s.bonuses_played, s.bonus_pips, limit_ok)
+        let stop_part = || dice_part_key(s);
+        self.verdict(
+            ctx,
+            &s.left,
+            (s.bonuses_played, s.bonus_pips),
+            limit_ok,
+            stop_part,
+        )
     }
 
     /// [`Search::complete`] once P-D holds: the values `left`, the bonuses played and their
-    /// pips, and 1 unless an expired blockade stands.
+    /// pips, 1 unless an expired blockade stands, and the dice part of the play when it played
+    /// no bonus (`stop_part`: asked only with passing, where such a play may stop before a
+    /// bonus its dice earned).
     #[inline(always)]
-    fn verdict(&self, ctx: &Ctx, left: &[u8; 4], bonuses: u8, pips: u16, limit_ok: u64) -> u8 {
+    fn verdict(
+        &self,
+        ctx: &Ctx,
+        left: &[u8; 4],
+        (bonuses, pips): (u8, u16),
+        limit_ok: u64,
+        stop_part: impl FnOnce() -> u64,
+    ) -> u8 {
         let (best, best_limit) = (self.goal[3], self.goal[4]);
-        let legal = if ctx.sys.rules.pass_allowed {
+        let passing = ctx.sys.rules.pass_allowed;
+        let legal = if ctx.per_dice {
+            // The most values and pips (not when passing: any die may be given up), then the
+            // dice part's best bonuses, then the blockade limit over all.
+            let bonus_ok = if bonuses > 0 {
+                bonus_score(bonuses, pips) == self.part_best(ctx.dice_key)
+            } else {
+                !passing || self.part_best(stop_part()) == 0
+            };
+            (passing || dice_score(ctx, left) == best) && limit_ok == best_limit && bonus_ok
+        } else if passing {
             limit_ok == best
-        } else if ctx.per_dice {
-            dice_score(ctx, left) == best
-                && limit_ok == best_limit
-                && (bonuses == 0 || bonus_score(bonuses, pips) == self.part_best(ctx.dice_key))
         } else {
             dice_score(ctx, left) | bonus_score(bonuses, pips) | limit_ok == best
         };
@@ -509,7 +519,9 @@ impl Search<'_> {
                 remove_pair(&mut left, st.value);
             }
             if left[0] == 0 {
-                return self.verdict(ctx, &left, s.bonuses_played, s.bonus_pips, 1);
+                // (Not passing: a play with no bonus needs no dice part.)
+                let bonuses = (s.bonuses_played, s.bonus_pips);
+                return self.verdict(ctx, &left, bonuses, 1, || ctx.dice_key);
             }
         }
         let mut t = *s;

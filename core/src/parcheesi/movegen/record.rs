@@ -13,18 +13,15 @@ pub(super) fn record(ctx: &mut Ctx, s: &ParcheesiState, play: &Play) -> bool {
     }
     let seat = ctx.seat;
     let limit_ok = u64::from(!expired_blockade_stands(ctx.sys, s, seat));
-    let score = if ctx.per_dice {
-        // Only the dice part here (nothing with passing, which may give up any of the dice);
-        // the bonuses are compared within each dice part at the end, then the blockade limit.
-        if ctx.sys.rules.pass_allowed {
-            0
-        } else {
-            dice_score(ctx, &s.left)
+    // Per dice part, only the dice here (nothing when passing, which may give up any die); the
+    // bonuses are compared within each dice part at the end, then the blockade limit.
+    let score = match (ctx.per_dice, ctx.sys.rules.pass_allowed) {
+        (true, true) => 0,
+        (true, false) => dice_score(ctx, &s.left),
+        (false, true) => limit_ok,
+        (false, false) => {
+            dice_score(ctx, &s.left) | bonus_score(s.bonuses_played, s.bonus_pips) | limit_ok
         }
-    } else if ctx.sys.rules.pass_allowed {
-        limit_ok
-    } else {
-        dice_score(ctx, &s.left) | bonus_score(s.bonuses_played, s.bonus_pips) | limit_ok
     };
     if among_best(ctx, score) {
         let key = if !ctx.dedup {
