@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, List, Optional
 
 import numpy as np
 
@@ -19,3 +19,11 @@ def check_max_decisions(value: Any) -> int:
             f"invalid argument: `max_decisions` must be an int from 1 to 2**32 - 1, got {value}"
         )
     return int(value)
+
+
+def check_render_mode(render_mode: Optional[str], modes: List[str]) -> None:
+    """``render_mode`` is ``None`` or one of the environment's ``modes``."""
+    if render_mode is not None and render_mode not in modes:
+        raise InvalidArgumentError(
+            f"invalid argument: render_mode must be None or one of {modes}, got {render_mode!r}"
+        )

@@ -33,7 +33,7 @@ except ImportError as e:  # pragma: no cover - exercised without the extra
     raise ImportError("pachisi.gymnasium needs Gymnasium: pip install 'pachisi[rl]'") from e
 
 from ._native import InvalidArgumentError, InvalidPlayerError, RlGame, VecEnv
-from ._adapter_checks import check_max_decisions
+from ._adapter_checks import check_max_decisions, check_render_mode
 
 __all__ = ["PachisiEnv", "PachisiVectorEnv"]
 
@@ -55,7 +55,7 @@ class PachisiEnv(gym.Env):  # type: ignore[misc]
         observation: str = "plain",
         **options: Any,
     ) -> None:
-        _check_render_mode(render_mode, self.metadata["render_modes"])
+        check_render_mode(render_mode, self.metadata["render_modes"])
         # Each episode starts from a copy of this game (a copy shares the `features`
         # observation's scales instead of measuring them again).
         self._proto = RlGame(preset, encoding, 0, True, observation=observation, **options)
@@ -225,13 +225,6 @@ class PachisiVectorEnv(gym.vector.VectorEnv):  # type: ignore[misc]
     def action_masks(self) -> np.ndarray:
         """``bool[num_envs, A]``: the legal actions of each game's seat to act."""
         return np.array(self._env.action_masks(), dtype=bool)
-
-
-def _check_render_mode(render_mode: Optional[str], modes: List[str]) -> None:
-    if render_mode is not None and render_mode not in modes:
-        raise InvalidArgumentError(
-            f"invalid argument: render_mode must be None or one of {modes}, got {render_mode!r}"
-        )
 
 
 def _copy_info(info: Dict[str, Any]) -> Dict[str, Any]:

@@ -24,8 +24,8 @@ except ImportError as e:  # pragma: no cover - exercised without the extra
         "pachisi.pettingzoo needs PettingZoo and Gymnasium: pip install 'pachisi[rl]'"
     ) from e
 
-from ._native import InvalidArgumentError, RlGame
-from ._adapter_checks import check_max_decisions
+from ._native import RlGame
+from ._adapter_checks import check_max_decisions, check_render_mode
 
 __all__ = ["env", "raw_env"]
 
@@ -51,11 +51,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         **options: Any,
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in _RENDER_MODES:
-            raise InvalidArgumentError(
-                f"invalid argument: render_mode must be None or one of {_RENDER_MODES}, "
-                f"got {render_mode!r}"
-            )
+        check_render_mode(render_mode, _RENDER_MODES)
         self._max_decisions = check_max_decisions(max_decisions)
         self.render_mode = render_mode
         # Each reset starts from a copy of this game (a copy shares the `features` observation's
