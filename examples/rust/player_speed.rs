@@ -10,6 +10,8 @@
 //! machine shared with other work still measures one core's speed; where that file is missing
 //! the wall clock is used (the output says which).
 
+#[path = "args.rs"]
+mod args;
 use pachisi::players::{self, mcts_report};
 use pachisi::{Game, Node, Rules};
 use std::time::Instant;
@@ -88,24 +90,9 @@ fn timed(positions: &[Game], seconds: f64, mut f: impl FnMut(&Game)) -> (u64, f6
 fn main() -> Result<(), pachisi::Error> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let variant = args.first().map(String::as_str).unwrap_or("parcheesi");
-    // An argument that does not parse is an error, not the default (a run other than asked).
-    let number = |i: usize, name: &str, default: u64| -> Result<u64, pachisi::Error> {
-        args.get(i).map_or(Ok(default), |s| {
-            s.parse().map_err(|_| {
-                pachisi::Error::InvalidArgument(format!(
-                    "{name} must be a non-negative integer, got `{s}`"
-                ))
-            })
-        })
-    };
-    let count = usize::try_from(number(1, "count", 200)?)
-        .map_err(|_| pachisi::Error::InvalidArgument("count too large".into()))?;
-    let seed = number(2, "seed", 1)?;
-    let rules = if variant.starts_with('{') {
-        Rules::from_json(variant)?
-    } else {
-        Rules::preset(variant)?
-    };
+    let count = args::count(&args, 1, "count", 200)?;
+    let seed = args::number(&args, 2, "seed", 1)?;
+    let rules: Rules = variant.parse()?; // a preset name or a rules JSON object
     let positions = mid_game_positions(&rules, count, seed)?;
     let mean_plays = positions
         .iter()

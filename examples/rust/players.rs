@@ -6,6 +6,8 @@
 //! `... players -- backgammon 1000 1 'expectimax:depth=2' greedy`. A variant may carry options
 //! as JSON: `'{"variant": "parcheesi", "seats": 2}'`.
 
+#[path = "args.rs"]
+mod args;
 use pachisi::Rules;
 use pachisi::tournament::{TournamentOptions, tournament};
 use std::time::Instant;
@@ -13,25 +15,9 @@ use std::time::Instant;
 fn main() -> Result<(), pachisi::Error> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let variant = args.first().map(String::as_str).unwrap_or("backgammon");
-    // A deals or seed that does not parse is an error, not the default: `2,500` deals used to
-    // play 100 silently, a run other than the one asked for.
-    let number = |i: usize, name: &str, default: u64| -> Result<u64, pachisi::Error> {
-        args.get(i).map_or(Ok(default), |s| {
-            s.parse().map_err(|_| {
-                pachisi::Error::InvalidArgument(format!(
-                    "{name} must be a non-negative integer, got `{s}`"
-                ))
-            })
-        })
-    };
-    let deals = usize::try_from(number(1, "deals", 100)?)
-        .map_err(|_| pachisi::Error::InvalidArgument("too many deals".into()))?;
-    let seed = number(2, "seed", 1)?;
-    let rules = if variant.starts_with('{') {
-        Rules::from_json(variant)?
-    } else {
-        Rules::preset(variant)?
-    };
+    let deals = args::count(&args, 1, "deals", 100)?;
+    let seed = args::number(&args, 2, "seed", 1)?;
+    let rules: Rules = variant.parse()?; // a preset name or a rules JSON object
     let lineup: Vec<&str> = match args.get(3..) {
         Some(specs) if !specs.is_empty() => specs.iter().map(String::as_str).collect(),
         _ => vec!["greedy", "random"],

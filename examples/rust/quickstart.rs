@@ -2,20 +2,14 @@
 //!
 //! `cargo run -p pachisi --example quickstart [variant] [seed]`
 
+#[path = "args.rs"]
+mod args;
 use pachisi::{Game, Node, Rules};
 
 fn main() -> Result<(), pachisi::Error> {
-    let mut args = std::env::args().skip(1);
-    let variant = args.next().unwrap_or_else(|| "parcheesi".into());
-    // A seed that does not parse is an error, not the default seed (another game than asked).
-    let seed: u64 = match args.next() {
-        Some(s) => s.parse().map_err(|_| {
-            pachisi::Error::InvalidArgument(format!(
-                "seed must be a non-negative integer, got `{s}`"
-            ))
-        })?,
-        None => 7,
-    };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let variant = args.first().cloned().unwrap_or_else(|| "parcheesi".into());
+    let seed = args::number(&args, 1, "seed", 7)?;
 
     let rules = Rules::preset(&variant)?;
     println!("{} options: {}", rules.variant(), rules.to_json());

@@ -3,30 +3,18 @@
 //! `cargo run --release -p pachisi --example simulate -- [variant] [games] [seed] [threads] [options-json]`
 //! e.g. `... simulate -- parcheesi 100000 1 1 '{"seats": 2}'` (threads 0: every core)
 
+#[path = "args.rs"]
+mod args;
 use pachisi::{Game, Registered, RuleSystem, Rules, SystemVisitor, sim};
 use std::time::Instant;
 
 fn main() -> Result<(), pachisi::Error> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let variant = args.first().map(String::as_str).unwrap_or("parcheesi");
-    // An argument that does not parse is an error, not the default (as in the players example):
-    // `2,500` games silently simulated 20,000, a run other than the one asked for.
-    let number = |i: usize, name: &str| -> Result<Option<u64>, pachisi::Error> {
-        args.get(i)
-            .map(|s| {
-                s.parse().map_err(|_| {
-                    pachisi::Error::InvalidArgument(format!(
-                        "{name} must be a non-negative integer, got `{s}`"
-                    ))
-                })
-            })
-            .transpose()
-    };
-    let too_many = || pachisi::Error::InvalidArgument("too many games".into());
-    let games = usize::try_from(number(1, "games")?.unwrap_or(20_000)).map_err(|_| too_many())?;
-    let seed = number(2, "seed")?.unwrap_or(1);
+    let games = args::count(&args, 1, "games", 20_000)?;
+    let seed = args::number(&args, 2, "seed", 1)?;
     // 0 threads: every core, as no count.
-    let threads = number(3, "threads")?
+    let threads = args::optional(&args, 3, "threads")?
         .filter(|&n| n > 0)
         .map(|n| usize::try_from(n).unwrap_or(usize::MAX));
     let options: serde_json::Value = match args.get(4) {

@@ -8,6 +8,8 @@
 //! file is given. A second argument that is not one of these presets is read as the weights
 //! file of a Parcheesi network.
 
+#[path = "args.rs"]
+mod args;
 use pachisi::backgammon::BackgammonRules;
 use pachisi::nn::Network;
 use pachisi::parcheesi::ParcheesiRules;
@@ -69,17 +71,10 @@ fn measure<R: Evaluate>(sys: &R, preset: &str, net: &Network, states: &[R::State
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    // A count that does not parse is an error, not the default (a run other than asked).
-    let n: usize = match args.first() {
-        None => 20_000,
-        Some(s) => match s.parse() {
-            Ok(n) => n,
-            Err(_) => {
-                eprintln!("td_speed: the count must be a non-negative integer, got `{s}`");
-                std::process::exit(2);
-            }
-        },
-    };
+    let n = args::count(&args, 0, "count", 20_000).unwrap_or_else(|e| {
+        eprintln!("td_speed: {e}");
+        std::process::exit(2);
+    });
     let (preset, file) = match args.get(1).map(String::as_str) {
         Some(p @ ("parcheesi" | "backgammon")) => (p, args.get(2)),
         _ => ("parcheesi", args.get(1)),
