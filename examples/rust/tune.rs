@@ -23,6 +23,8 @@
 //! Example (Parcheesi, 20 generations of 12 candidates, 500 deals = 2000 games each):
 //! `nice cargo run --release -p pachisi --example tune -- parcheesi 20 12 500 1`
 
+#[path = "args.rs"]
+mod args;
 use pachisi::players::{PlayerSpec, features};
 use pachisi::sim::game_seed;
 use pachisi::tournament::{TournamentOptions, tournament};
@@ -89,18 +91,18 @@ fn main() -> Result<(), pachisi::Error> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let arg = |i: usize, default: &str| args.get(i).cloned().unwrap_or_else(|| default.into());
     let variant = arg(0, "parcheesi");
-    let generations: usize = arg(1, "20").parse().expect("generations: an integer");
-    let population: usize = arg(2, "12").parse().expect("population: an integer");
-    let deals: usize = arg(3, "500").parse().expect("deals: an integer");
-    let seed: u64 = arg(4, "1").parse().expect("seed: an integer");
+    let generations = args::count(&args, 1, "generations", 20)?;
+    let population = args::count(&args, 2, "population", 12)?;
+    let deals = args::count(&args, 3, "deals", 500)?;
+    let seed = args::number(&args, 4, "seed", 1)?;
     let opponent = arg(5, "greedy");
     let start: PlayerSpec = arg(6, "greedy").parse()?;
-    assert!(population >= 4, "population: at least 4");
-    let rules = if variant.starts_with('{') {
-        Rules::from_json(&variant)?
-    } else {
-        Rules::preset(&variant)?
-    };
+    if population < 4 {
+        return Err(pachisi::Error::InvalidArgument(format!(
+            "population must be at least 4, got {population}"
+        )));
+    }
+    let rules: Rules = variant.parse()?; // a preset name or a rules JSON object
     let game = Game::new(&rules, 0);
     let seats = game.seats() as usize;
     let feats = features(&game);
